@@ -1,0 +1,3 @@
+// giflib for Swift.
+#pragma once
+#include <gif_lib.h>

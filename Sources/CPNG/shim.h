@@ -1,0 +1,3 @@
+// libpng for Swift.
+#pragma once
+#include <png.h>

@@ -1,0 +1,3 @@
+// libyaml for Swift.
+#pragma once
+#include <yaml.h>

@@ -1,0 +1,2 @@
+// PrewarmCache: see the README's architecture section.
+import PrewarmCore

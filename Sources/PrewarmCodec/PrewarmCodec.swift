@@ -1,0 +1,2 @@
+// PrewarmCodec: see the README's architecture section.
+import PrewarmCore

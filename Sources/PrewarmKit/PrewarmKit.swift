@@ -1,0 +1,2 @@
+// PrewarmKit: see the README's architecture section.
+import PrewarmCore

@@ -1,0 +1,2 @@
+// PrewarmLoader: see the README's architecture section.
+import PrewarmCore

@@ -1,0 +1,2 @@
+// PrewarmReport: see the README's architecture section.
+import PrewarmCore

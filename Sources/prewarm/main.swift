@@ -1,0 +1,2 @@
+import PrewarmKit
+print("prewarm")

@@ -1,0 +1,2 @@
+// The fault-injecting test origin.
+import Foundation
