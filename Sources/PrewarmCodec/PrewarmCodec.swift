@@ -1,2 +1,0 @@
-// PrewarmCodec: see the README's architecture section.
-import PrewarmCore
