@@ -5,9 +5,15 @@ public struct CommandLineInterface: Sendable {
     let console: Console
     let environment: [String: String]
 
-    public init(console: Console, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    let handleSignals: Bool
+
+    public init(
+        console: Console, environment: [String: String] = ProcessInfo.processInfo.environment,
+        handleSignals: Bool = true
+    ) {
         self.console = console
         self.environment = environment
+        self.handleSignals = handleSignals
     }
 
     static let usage = """
@@ -41,7 +47,7 @@ public struct CommandLineInterface: Sendable {
                 console.out("prewarm \(prewarmVersion)")
                 return ExitCode.success
             case "run":
-                return try await RunCommand(console: console, environment: environment).run(rest)
+                return try await RunCommand(console: console, environment: environment, handleSignals: handleSignals).run(rest)
             case "validate":
                 return try ValidateCommand(console: console, environment: environment).run(rest)
             case "cache":

@@ -4,6 +4,7 @@ import PrewarmManifest
 struct RunCommand {
     let console: Console
     let environment: [String: String]
+    let handleSignals: Bool
 
     static let options = [
         OptionSpec("cache", value: "DIR", help: "cache directory (overrides cache.path and $PREWARM_CACHE)"),
@@ -65,6 +66,7 @@ struct RunCommand {
         options.dryRun = parsed.has("dry-run")
         options.quiet = parsed.has("quiet")
         options.verbose = parsed.has("verbose")
+        options.handleSignals = handleSignals
 
         let manifests: [Manifest]
         do {

@@ -52,7 +52,7 @@ public final class RunCoordinator: Sendable {
             return ExitCode.usage
         }
         let stop = StopSignal()
-        stop.watchSignals()
+        if options.handleSignals { stop.watchSignals() }
         let loader: HTTPLoader
         do {
             loader = try HTTPLoader(configuration: loaderConfiguration(jobs))

@@ -22,6 +22,8 @@ public struct RunOptions: Sendable {
     public var verbose: Bool
     /// The environment, for cache resolution.
     public var environment: [String: String]
+    /// Turn SIGINT/SIGTERM into a clean stop (exit 130/143). Tests that run in-process turn it off.
+    public var handleSignals: Bool = true
 
     public init(
         cache: String? = nil, concurrency: Int? = nil, shard: Shard? = nil, reportPath: String? = nil,
