@@ -142,7 +142,7 @@ extension ManifestDecoder {
             return true
         }
         if let failure {
-            report(node, "cannot read url_file '\(path)' (\(absolute)): \(failure)")
+            report(keyNode, "cannot read url_file '\(path)' (\(absolute)): \(failure)")
             return nil
         }
         issues += lineIssues
