@@ -20,6 +20,9 @@ final class FlightTable: Sendable {
 
     private let state = Mutex(State())
 
+    /// Callers waiting now (tests use it to know every caller has joined).
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     func makeWaiterID() -> UInt64 {
         state.withLock { $0.makeID() }
     }

@@ -23,6 +23,12 @@ public final class HTTPLoader: Sendable {
         thread.counter.total.load(ordering: .relaxed)
     }
 
+    /// Callers waiting for a result now.
+    var waitingCallers: Int { flights.waiterCount }
+
+    /// Transfers in curl's hands now.
+    var activeTransfers: Int { thread.activeTransfers.load(ordering: .relaxed) }
+
     /// Fetches one request. HTTP error statuses come back as responses; failures to get any
     /// response come back as `LoadError`. Cancelling the calling task stops the transfer (unless
     /// another caller still waits for the same request) and returns `.cancelled` promptly.

@@ -33,6 +33,8 @@ final class LoaderThread: @unchecked Sendable {
     private let finished = DispatchGroup()
     private var thread: Thread?
     let counter = ByteCounter()
+    /// Easy handles in the multi handle now (readable from any thread; tests check cancellation).
+    let activeTransfers = Atomic<Int>(0)
 
     // Loader-thread state: touched only by `run()` and what it calls.
     private var transfers: [UInt64: Transfer] = [:]
@@ -159,6 +161,7 @@ final class LoaderThread: @unchecked Sendable {
             }
             transfers[item.id] = transfer
             transferByHandle[transfer.easy] = item.id
+            activeTransfers.add(1, ordering: .relaxed)
         }
     }
 
@@ -177,6 +180,7 @@ final class LoaderThread: @unchecked Sendable {
     private func remove(_ transfer: Transfer) {
         _ = curl_multi_remove_handle(multi, transfer.easy)
         transferByHandle[transfer.easy] = nil
+        activeTransfers.subtract(1, ordering: .relaxed)
         // `transfer` is released by the caller; its deinit cleans up the easy handle.
     }
 

@@ -40,7 +40,12 @@ extension Transfer {
         let detail = String(cString: errorBuffer)
         let curlText = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         var message = "curl: (\(code.rawValue)) \(curlText)"
-        if !advice.isEmpty { message += " — " + advice }
+        if kind == .blockedAddress, code == CURLE_COULDNT_CONNECT {
+            // curl only saw a socket it could not open; the real reason is ours.
+            message = advice
+        } else if !advice.isEmpty {
+            message += " — " + advice
+        }
         return LoadError(
             kind: kind, message: Redaction.text(message, secrets: secrets), status: status,
             bytesReceived: bytesReceived)
@@ -54,13 +59,23 @@ extension Transfer {
         return values
     }
 
+    /// " to <url>" for the redirect curl refused to follow (the last response's Location), or "".
+    private var redirectTarget: String {
+        guard let location = headers.fields["location"] else { return "" }
+        return " to " + Redaction.url(location)
+    }
+
     private func classify(_ code: CURLcode) -> (LoadFailureKind, String) {
         let sawResponse = headers.responsesSeen > 0
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return (.timeout, "the origin did not finish within \(request.timeout) s; raise `timeout` or check the origin")
         case CURLE_COULDNT_CONNECT where refusedAddress != nil:
-            return (.blockedAddress, "refused to connect to \(refusedAddress!): the network policy denies it")
+            return (
+                .blockedAddress,
+                "blocked: refused to connect to \(refusedAddress!); link-local addresses are always refused, "
+                    + "loopback, private and listed ranges when the manifest's network.deny names them"
+            )
         case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
             return (.connect, "the origin is unreachable or closed the connection; check host, port and firewall")
         case CURLE_RECV_ERROR where bytesReceived == 0:
@@ -84,7 +99,7 @@ extension Transfer {
         case CURLE_WRITE_ERROR where exceededMaxBytes:
             return (.tooLarge, "the body passed max_bytes (\(request.maxBytes) bytes); raise max_bytes to allow it")
         case CURLE_UNSUPPORTED_PROTOCOL where sawResponse:
-            return (.blockedAddress, "a redirect pointed to another scheme; only http/https redirects are followed")
+            return (.blockedAddress, "refused a redirect\(redirectTarget); only http/https redirects are followed")
         case CURLE_UNSUPPORTED_PROTOCOL:
             return (.invalidURL, "only http and https URLs are fetched")
         case CURLE_URL_MALFORMAT:

@@ -54,3 +54,13 @@ func eventually(timeout: Double = 2, _ condition: () -> Bool) async -> Bool {
     }
     return true
 }
+
+extension TestOrigin {
+    /// `waitForHeld` blocks its thread; run it on its own thread so the few threads of Swift's
+    /// cooperative pool (2 on a 2-core machine) stay free for the loads being waited for.
+    func held(count: Int, timeout: Double = 2) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.waitForHeld(count: count, timeout: timeout)) }.start()
+        }
+    }
+}
