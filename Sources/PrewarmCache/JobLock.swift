@@ -9,6 +9,7 @@ import Synchronization
 /// crash. The file itself is never deleted (deleting it would let a second run lock a new inode
 /// while the first still holds the old one). On NFS, flock(2) is honoured across hosts with NFSv4,
 /// and with NFSv3 only through Linux's lockd emulation (mounts without `nolock`/`local_lock`).
+/// The descriptor is O_CLOEXEC, so spawned programs do not keep the lock past their exec.
 public final class JobLock: Sendable {
     public let job: String
     public let path: String
