@@ -21,16 +21,15 @@ final class ReportSinks: Sendable {
         recorder = RunRecorder(plan: plan)
         events = try options.eventsPath.map { try EventWriter(destination: $0) }
         let mode = options.quiet ? "none" : options.progress
+        let recorder = recorder
         progress = ProgressMode(rawValue: mode).map {
-            ProgressRenderer(mode: $0, total: plan.urlCount, environment: options.environment)
+            ProgressRenderer(mode: $0, recorder: recorder, environment: options.environment)
         }
     }
 
-    /// Starts the live progress line; `bytesReceived` reads the loader's byte counter.
-    func start(bytesReceived: @escaping @Sendable () -> Int64) {
-        let recorder = recorder
-        progress?.start { recorder.progress() }
-        _ = bytesReceived
+    /// Starts the live progress line.
+    func start() {
+        progress?.start()
     }
 
     func record(_ result: URLResult) {

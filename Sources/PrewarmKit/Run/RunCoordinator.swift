@@ -69,7 +69,7 @@ public final class RunCoordinator: Sendable {
         }
         let sizeGuards = jobs.map { $0.cache.makeSizeGuard(maxSize: $0.manifest.cache.maxSize) }
 
-        sinks.start(bytesReceived: { loader.totalBytesReceived })
+        sinks.start()
         let driver = Task {
             await self.drive(jobs: jobs, pipeline: pipeline, sinks: sinks, sizeGuards: sizeGuards, stop: stop)
         }

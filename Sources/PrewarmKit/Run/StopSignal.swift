@@ -21,8 +21,9 @@ public enum StopReason: Sendable, Equatable {
 /// task, so in-flight transfers and backoff sleeps end at once.
 final class StopSignal: Sendable {
     private let state = Mutex<(reason: StopReason?, onStop: (@Sendable () -> Void)?)>((nil, nil))
-    /// Kept alive for the run: dispatch sources stop delivering when released.
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    /// Kept alive for the run: dispatch sources stop delivering when released. Written once by
+    /// `watchSignals()` before any signal can arrive, read only in deinit.
+    nonisolated(unsafe) private var sources: [any DispatchSourceSignal] = []
 
     var reason: StopReason? { state.withLock { $0.reason } }
 
@@ -48,11 +49,11 @@ final class StopSignal: Sendable {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.stop(.signal(number)) }
             source.resume()
-            sources.withLock { $0.append(source) }
+            sources.append(source)
         }
     }
 
     deinit {
-        for source in sources.withLock({ $0 }) { source.cancel() }
+        for source in sources { source.cancel() }
     }
 }
