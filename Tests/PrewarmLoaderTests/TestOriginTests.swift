@@ -1,8 +1,8 @@
 // Tests of the fault-injecting origin itself, with a raw-socket client so nothing hides what is on the wire.
 import Foundation
 import Glibc
-import Testing
 import TestOrigin
+import Testing
 
 /// What a raw client saw for one request.
 private struct WireResponse {
@@ -22,14 +22,17 @@ private final class RawClient {
 
     init(port: Int, receiveTimeout: Double = 2) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var timeout = timeval(tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1_000_000))
+        var timeout = timeval(
+            tv_sec: Int(receiveTimeout), tv_usec: Int((receiveTimeout - receiveTimeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port)).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         if result != 0 {
             close(fd)
@@ -59,7 +62,8 @@ private final class RawClient {
         response.status = head.first.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
         for line in head.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
-            response.headers[parts[0].lowercased()] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            response.headers[parts[0].lowercased()] =
+                parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         }
         if isHead || response.status == 304 || response.status == 204 { return response }
         if response.headers["transfer-encoding"] == "chunked" {
@@ -153,7 +157,8 @@ private struct Fixture {
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("origin-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sub"), withIntermediateDirectories: true)
         // Real JPEG bytes when the Debian backgrounds are installed; otherwise any bytes do for the transport.
         let jpeg = FileManager.default.contents(atPath: "/usr/share/backgrounds/mate/nature/Aqua.jpg")
         photo = jpeg.map { [UInt8]($0) } ?? (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
