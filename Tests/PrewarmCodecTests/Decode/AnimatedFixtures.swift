@@ -8,9 +8,9 @@ enum AnimatedFixtures {
 
     /// Three 48×36 crops of the photo, as PNG files.
     static func framePNGs(in fixtures: DecodeFixtures) throws -> [String] {
-        try [(0, 0), (400, 300), (800, 600)].enumerated().map { index, origin in
+        try [(0, 0), (100, 75), (200, 150)].enumerated().map { index, origin in
             try fixtures.convert(
-                [RealImages.photo, "-crop", "400x300+\(origin.0)+\(origin.1)", "+repage", "-resize", "48x36!"],
+                [try SmallSources.photo(), "-crop", "100x75+\(origin.0)+\(origin.1)", "+repage", "-resize", "48x36!"],
                 output: "frame\(index).png")
         }
     }

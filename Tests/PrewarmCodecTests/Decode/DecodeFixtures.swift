@@ -11,6 +11,27 @@ enum RealImages {
     static let webp = "/usr/share/backgrounds/gnome/adwaita-d.webp"  // 4096×4096 lossy
 }
 
+/// Downsized lossless copies of the real photo (400×300) and transparent wallpaper (256×144), made
+/// once per test run, so ImageMagick does not decode a multi-megapixel source for every small
+/// fixture. Removed when the test process exits.
+enum SmallSources {
+    private static let prepared: Result<String, any Error> = Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-decode-sources-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: SmallSources.directoryForCleanup) }
+        try DecodeTools.run("convert", [RealImages.photo, "-resize", "400x300!", "\(directory)/photo.png"])
+        try DecodeTools.run("convert", [RealImages.transparentPNG, "-resize", "256x144!", "PNG32:\(directory)/transparent.png"])
+        return directory
+    }
+
+    fileprivate static var directoryForCleanup: String { (try? prepared.get()) ?? "/nonexistent" }
+
+    /// The photo at 400×300 (PNG).
+    static func photo() throws -> String { try prepared.get() + "/photo.png" }
+    /// The transparent wallpaper at 256×144 (RGBA PNG).
+    static func transparent() throws -> String { try prepared.get() + "/transparent.png" }
+}
+
 /// A temporary folder of fixtures, removed when the test that made it ends, plus the independent
 /// tools (ImageMagick's convert, libvips) that the decoders are checked against.
 final class DecodeFixtures {

@@ -26,7 +26,7 @@ struct GIFDecodeTests {
 
     @Test("interlaced GIF")
     func interlaced() throws {
-        let path = try fixtures.convert([RealImages.photo, "-resize", "40x30!", "-interlace", "GIF"], output: "interlaced.gif")
+        let path = try fixtures.convert([try SmallSources.photo(), "-resize", "40x30!", "-interlace", "GIF"], output: "interlaced.gif")
         let buffer = try decodeFully(try fixtures.bytes(path)).frames[0].buffer
         #expect(buffer.size == PixelSize(width: 40, height: 30))
         #expect(visibleMeanAbsoluteError(buffer.pixels, try DecodeTools.referenceRGBA(path)) == 0)
@@ -65,10 +65,10 @@ struct GIFDecodeTests {
 
     @Test("disposal methods none, background and previous with partial frames, as ImageMagick coalesces them")
     func disposal() throws {
-        let base = try fixtures.convert([RealImages.photo, "-resize", "48x36!"], output: "base.png")
-        let patch1 = try fixtures.convert([RealImages.photo, "-crop", "200x200+600+400", "+repage", "-resize", "16x16!"], output: "p1.png")
-        let patch2 = try fixtures.convert([RealImages.photo, "-crop", "200x200+100+900", "+repage", "-resize", "16x12!"], output: "p2.png")
-        let patch3 = try fixtures.convert([RealImages.photo, "-crop", "100x100+1400+100", "+repage", "-resize", "8x8!"], output: "p3.png")
+        let base = try fixtures.convert([try SmallSources.photo(), "-resize", "48x36!"], output: "base.png")
+        let patch1 = try fixtures.convert([try SmallSources.photo(), "-crop", "50x50+150+100", "+repage", "-resize", "16x16!"], output: "p1.png")
+        let patch2 = try fixtures.convert([try SmallSources.photo(), "-crop", "50x50+25+225", "+repage", "-resize", "16x12!"], output: "p2.png")
+        let patch3 = try fixtures.convert([try SmallSources.photo(), "-crop", "25x25+350+25", "+repage", "-resize", "8x8!"], output: "p3.png")
         let path = try fixtures.convert(
             [
                 "-delay", "20", "-loop", "0", "-dispose", "None", "-page", "48x36+0+0", base,
@@ -96,7 +96,7 @@ struct GIFDecodeTests {
 
     @Test("truncated GIF is a decode error")
     func truncated() throws {
-        let path = try fixtures.convert([RealImages.photo, "-resize", "64x48!"], output: "t.gif")
+        let path = try fixtures.convert([try SmallSources.photo(), "-resize", "64x48!"], output: "t.gif")
         let bytes = DecodeTools.truncated(try fixtures.bytes(path))
         #expect(failsAsDecodeError(bytes, allFrames: false))
         let animation = DecodeTools.truncated(try fixtures.bytes(try AnimatedFixtures.gif(in: fixtures)))
@@ -105,7 +105,7 @@ struct GIFDecodeTests {
 
     @Test("GIF with damaged image data is a decode error")
     func corrupt() throws {
-        let path = try fixtures.convert([RealImages.photo, "-resize", "64x48!"], output: "c.gif")
+        let path = try fixtures.convert([try SmallSources.photo(), "-resize", "64x48!"], output: "c.gif")
         let bytes = DecodeTools.corrupted(try fixtures.bytes(path))
         #expect(failsAsDecodeError(bytes))
     }

@@ -10,7 +10,7 @@ struct JPEGDecodeTests {
 
     /// An 80×60 JPEG made from the real photo with extra ImageMagick options.
     private func small(_ name: String, _ options: [String] = []) throws -> String {
-        try fixtures.convert([RealImages.photo, "-resize", "80x60!"] + options + ["-quality", "92"], output: name)
+        try fixtures.convert([try SmallSources.photo(), "-resize", "80x60!"] + options + ["-quality", "92"], output: name)
     }
 
     private func expectMatchesReference(_ path: String, tolerance: Double = 2.5) throws {

@@ -11,7 +11,7 @@ struct PNGDecodeTests {
     /// A 64×36 PNG made from the real transparent wallpaper with extra ImageMagick options.
     private func small(_ name: String, _ options: [String], prefix: String = "") throws -> String {
         let target = fixtures.path(name)
-        try DecodeTools.run("convert", [RealImages.transparentPNG, "-resize", "64x36!"] + options + [prefix + target])
+        try DecodeTools.run("convert", [try SmallSources.transparent(), "-resize", "64x36!"] + options + [prefix + target])
         return target
     }
 
@@ -58,7 +58,7 @@ struct PNGDecodeTests {
     @Test("palette PNG with tRNS transparency")
     func paletteWithTransparency() throws {
         let palette = fixtures.path("pal.png")
-        try DecodeTools.run("convert", [RealImages.transparentPNG, "-resize", "64x36!", "-colors", "16", "PNG8:\(palette)"])
+        try DecodeTools.run("convert", [try SmallSources.transparent(), "-resize", "64x36!", "-colors", "16", "PNG8:\(palette)"])
         #expect(try header(palette).colourType == 3)
         let info = try ImageDecoding.probe(try fixtures.bytes(palette), maxPixels: .max)
         #expect(info.hasAlpha)

@@ -16,7 +16,7 @@ struct WebPDecodeTests {
 
     @Test("lossy WebP matches dwebp")
     func lossy() throws {
-        let source = try fixtures.convert([RealImages.photo, "-resize", "64x48!"], output: "lossy-src.png")
+        let source = try fixtures.convert([try SmallSources.photo(), "-resize", "64x48!"], output: "lossy-src.png")
         let path = fixtures.path("lossy.webp")
         try DecodeTools.run("cwebp", ["-quiet", "-q", "80", source, "-o", path])
         let bytes = try fixtures.bytes(path)
@@ -30,7 +30,7 @@ struct WebPDecodeTests {
 
     @Test("lossless WebP with alpha reproduces its source PNG exactly")
     func losslessAlpha() throws {
-        let source = try fixtures.convert([RealImages.transparentPNG, "-resize", "64x36!"], output: "alpha-src.png")
+        let source = try fixtures.convert([try SmallSources.transparent(), "-resize", "64x36!"], output: "alpha-src.png")
         let path = fixtures.path("lossless.webp")
         try DecodeTools.run("cwebp", ["-quiet", "-lossless", "-exact", source, "-o", path])
         let bytes = try fixtures.bytes(path)
@@ -95,7 +95,7 @@ struct WebPDecodeTests {
 
     @Test("WebP with damaged data is a decode error")
     func corrupt() throws {
-        let source = try fixtures.convert([RealImages.transparentPNG, "-resize", "64x36!"], output: "c-src.png")
+        let source = try fixtures.convert([try SmallSources.transparent(), "-resize", "64x36!"], output: "c-src.png")
         let path = fixtures.path("c.webp")
         try DecodeTools.run("cwebp", ["-quiet", "-lossless", source, "-o", path])
         let bytes = DecodeTools.corrupted(try fixtures.bytes(path), count: 16)
