@@ -94,19 +94,27 @@ static void prewarm_jpeg_error_exit(j_common_ptr info) {
 }
 
 // Warnings that mean the entropy-coded data is missing or damaged. libjpeg carries on and fills
-// the rest with grey; a cache must not keep such a picture, so these become errors.
+// the rest with grey or garbage; a cache must not keep such a picture, so these become errors.
+// Extraneous bytes count as damage only once image data has started (after the first SOS): the
+// entropy decoder stopped before its data did. Before that they are padding some writers leave.
 static void prewarm_jpeg_emit_message(j_common_ptr info, int level) {
     if (level >= 0) return;  // trace messages
+    int fatal = 0;
     switch (info->err->msg_code) {
     case JWRN_JPEG_EOF:
     case JWRN_HIT_MARKER:
     case JWRN_HUFF_BAD_CODE:
     case JWRN_MUST_RESYNC:
-        prewarm_jpeg_error_exit(info);
+        fatal = 1;
+        break;
+    case JWRN_EXTRANEOUS_DATA:
+        fatal = info->is_decompressor && ((j_decompress_ptr)info)->input_scan_number > 0;
         break;
     default:
-        info->err->num_warnings++;  // benign (extraneous bytes, odd APPn data): keep going
+        break;
     }
+    if (fatal) prewarm_jpeg_error_exit(info);
+    info->err->num_warnings++;  // benign (odd APPn data, padding): keep going
 }
 
 /// Decodes `data` at 1/`scale_denom` into `output` as 8-bit RGBA (alpha 255), tightly packed.
@@ -165,8 +173,8 @@ static inline int prewarm_jpeg_decode_rgba(const unsigned char *data, unsigned l
             p[3] = 255;
         }
     }
-    // No jpeg_finish_decompress: every scanline is in, and a file missing only its EOI marker
-    // should still count as whole.
+    // Reads on to EOI, so damage after the last scanline's data is noticed too.
+    jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
     return 0;
 }

@@ -1,8 +1,94 @@
 // libpng for Swift.
 #pragma once
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 #include <png.h>
+
+// libpng reports errors by longjmp from its error callback. Swift frames cannot be jumped over
+// safely, so the whole decode runs in the C function below, which holds the setjmp; Swift sees
+// only a return code and a message.
+
+typedef struct {
+    jmp_buf jump;
+    char message[128];
+} prewarm_png_error_state;
+
+typedef struct {
+    const unsigned char *data;
+    size_t size;
+    size_t offset;
+} prewarm_png_source;
+
+static void prewarm_png_error(png_structp png, png_const_charp text) {
+    prewarm_png_error_state *state = (prewarm_png_error_state *)png_get_error_ptr(png);
+    strncpy(state->message, text, sizeof state->message - 1);
+    state->message[sizeof state->message - 1] = 0;
+    longjmp(state->jump, 1);
+}
+
+static void prewarm_png_warning(png_structp png, png_const_charp text) {
+    (void)png;  // ancillary-chunk trouble (bad iCCP, text CRC): the pixels are still good
+    (void)text;
+}
+
+static void prewarm_png_read(png_structp png, png_bytep out, size_t length) {
+    prewarm_png_source *source = (prewarm_png_source *)png_get_io_ptr(png);
+    if (length > source->size - source->offset) png_error(png, "PNG data is truncated");
+    memcpy(out, source->data + source->offset, length);
+    source->offset += length;
+}
+
+/// Decodes a whole PNG (every colour type and bit depth, palette + tRNS, Adam7 interlace) to
+/// 8-bit RGBA, not premultiplied; 16-bit samples are scaled to 8. No gamma correction is applied
+/// (as libvips and browsers without colour management show it). `png_set_user_limits` refuses
+/// any size but the one the header probe saw, so `output` (`expected_width * expected_height * 4`
+/// bytes) always fits. Returns 0 on success, otherwise 1 with `message` (128 bytes) set.
+static inline int prewarm_png_decode_rgba(const void *data, size_t size,
+                                          unsigned int expected_width,
+                                          unsigned int expected_height, unsigned char *output,
+                                          char message[128]) {
+    prewarm_png_error_state error;
+    prewarm_png_source source = {(const unsigned char *)data, size, 0};
+    error.message[0] = 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &error, prewarm_png_error,
+                                             prewarm_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info) {
+        png_destroy_read_struct(png ? &png : NULL, NULL, NULL);
+        strcpy(message, "out of memory");
+        return 1;
+    }
+    if (setjmp(error.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
+        memcpy(message, error.message, sizeof error.message);
+        return 1;
+    }
+    png_set_read_fn(png, &source, prewarm_png_read);
+    png_set_user_limits(png, expected_width, expected_height);
+    png_read_info(png, info);
+    if (png_get_image_width(png, info) != expected_width ||
+        png_get_image_height(png, info) != expected_height)
+        png_error(png, "PNG size differs from its probe");
+    const int colour_type = png_get_color_type(png, info);
+    png_set_expand(png);    // palette to RGB, grey below 8 bits to 8, tRNS to an alpha channel
+    png_set_scale_16(png);  // 16-bit samples to 8, rounded
+    if (!(colour_type & PNG_COLOR_MASK_COLOR)) png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);  // opaque alpha where the file has none
+    const int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    const size_t stride = (size_t)expected_width * 4;
+    if (png_get_rowbytes(png, info) != stride) png_error(png, "PNG row size is not RGBA8");
+    for (int pass = 0; pass < passes; pass++) {
+        for (unsigned int y = 0; y < expected_height; y++) {
+            png_read_row(png, output + y * stride, NULL);
+        }
+    }
+    // Reads on to IEND, so a file cut after its image data is still caught as truncated.
+    png_read_end(png, NULL);
+    png_destroy_read_struct(&png, &info, NULL);
+    return 0;
+}
 
 /* ==== encode: PNG encoder (prewarm_enc_png_*) =============================================== */
 /* libpng reports fatal errors by longjmp; the whole write runs in this C function, so the jump
@@ -89,35 +175,3 @@ static inline int prewarm_enc_png_rgba(const unsigned char *pixels, int width, i
     return 1;
 }
 /* ==== end encode: PNG encoder ============================================================== */
-/// Decodes a whole PNG (any colour type, bit depth, palette + tRNS, interlace) to 8-bit RGBA,
-/// not premultiplied, through libpng's simplified API, which catches libpng's longjmp errors
-/// itself. 16-bit files without gamma information are taken as sRGB, as every browser does.
-/// `output` must hold `expected_width * expected_height * 4` bytes. Returns 0 on success,
-/// otherwise 1 with `message` (64 bytes) set to libpng's text.
-static inline int prewarm_png_decode_rgba(const void *data, size_t size,
-                                          unsigned int expected_width,
-                                          unsigned int expected_height, void *output,
-                                          char message[64]) {
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&image, data, size)) {
-        strncpy(message, image.message, 63);
-        message[63] = 0;
-        return 1;
-    }
-    if (image.width != expected_width || image.height != expected_height) {
-        snprintf(message, 64, "unexpected size %ux%u", image.width, image.height);
-        png_image_free(&image);
-        return 1;
-    }
-    image.format = PNG_FORMAT_RGBA;
-    image.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
-    if (!png_image_finish_read(&image, NULL, output, (png_int_32)(expected_width * 4), NULL)) {
-        strncpy(message, image.message, 63);
-        message[63] = 0;
-        png_image_free(&image);
-        return 1;
-    }
-    return 0;
-}

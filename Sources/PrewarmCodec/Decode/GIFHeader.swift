@@ -5,7 +5,9 @@ import PrewarmCore
 enum GIFHeader {
     struct Summary {
         var info: ImageInfo
-        /// NETSCAPE2.0 loop count (0 = forever); 1 (play once) when the extension is absent.
+        /// How many times the animation plays, 0 = forever (as WebP and libvips count). The
+        /// NETSCAPE2.0 field counts repeats after the first play, so n > 0 plays n + 1 times;
+        /// without the extension a GIF plays once.
         var loopCount: Int
     }
 
@@ -44,7 +46,7 @@ enum GIFHeader {
                 if label == 0xFF, reader.u8(data) == 11, reader.matches("NETSCAPE2.0", at: data + 1),
                     reader.u8(data + 12) == 3, reader.u8(data + 13) == 1, let loops = reader.u16(data + 14)
                 {
-                    loopCount = loops
+                    loopCount = loops == 0 ? 0 : loops + 1
                 }
                 offset = skipSubBlocks(reader, from: data)
             default:  // 0x3B trailer, or garbage: stop counting
