@@ -145,6 +145,22 @@ struct JPEGDecodeTests {
         #expect(failsAsDecodeError(bytes))
     }
 
+    @Test("a progressive JPEG with hundreds of scans is refused (CPU bomb)")
+    func tooManyScans() throws {
+        let bytes = try fixtures.bytes(try small("scans.jpg", ["-interlace", "Plane"]))
+        // Repeat the first scan (DC, with the Huffman table before it) 600 times before EOI: each
+        // copy decodes cleanly and libjpeg would redo the whole coefficient buffer for it.
+        let marker: (Int) -> Bool = { bytes[$0] == 0xFF && bytes[$0 + 1] != 0 && !(0xD0...0xD7).contains(bytes[$0 + 1]) }
+        let firstScan = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let table = try #require((0..<firstScan).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC4 })
+        let scanHeaderLength = Int(bytes[firstScan + 2]) << 8 | Int(bytes[firstScan + 3])
+        let scanEnd = try #require((firstScan + 2 + scanHeaderLength..<bytes.count - 1).first(where: marker))
+        let scan = Array(bytes[table..<scanEnd])
+        let bomb = Array(bytes[..<(bytes.count - 2)]) + Array([[UInt8]](repeating: scan, count: 600).joined()) + [0xFF, 0xD9]
+        let error = decodeError(bomb)
+        #expect(error == .decode("progressive JPEG has more than 500 scans"))
+    }
+
     @Test("JPEG with damaged entropy data is a decode error")
     func corrupt() throws {
         let bytes = DecodeTools.corrupted(try fixtures.bytes(try small("c.jpg")))

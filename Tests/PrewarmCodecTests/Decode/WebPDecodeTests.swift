@@ -63,6 +63,14 @@ struct WebPDecodeTests {
         #expect(DecodeTools.meanAbsoluteError(buffer.pixels, reference.pixels) < 0.5)
     }
 
+    @Test("scale_down_large_images: 4096×4096 (16.8 MP) decodes at 1/2 to fit 16.7 MP")
+    func scaleDownLarge() throws {
+        let bytes = try fixtures.bytes(RealImages.webp)
+        let info = try ImageDecoding.probe(bytes, maxPixels: .max)
+        let image = try ImageDecoding.decode(bytes, info: info, minimumSize: nil, allFrames: false, scaleDownTo: 16_700_000)
+        #expect(image.frames[0].buffer.size == PixelSize(width: 2048, height: 2048))
+    }
+
     @Test("animated WebP: every composited frame, durations and loop count")
     func animation() throws {
         let path = try AnimatedFixtures.webp(in: fixtures)
