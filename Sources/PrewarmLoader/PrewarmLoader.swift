@@ -1,2 +1,0 @@
-// PrewarmLoader: see the README's architecture section.
-import PrewarmCore
