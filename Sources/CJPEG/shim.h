@@ -117,6 +117,21 @@ static void prewarm_jpeg_emit_message(j_common_ptr info, int level) {
     info->err->num_warnings++;  // benign (odd APPn data, padding): keep going
 }
 
+// A progressive JPEG may hold thousands of tiny scans, each making libjpeg walk the whole
+// coefficient buffer: a CPU bomb in a few kilobytes. Real files have about ten; refuse more than
+// 500, as libjpeg-turbo's TJFLAG_LIMITSCANS does.
+#define PREWARM_JPEG_MAX_SCANS 500
+
+static void prewarm_jpeg_progress(j_common_ptr info) {
+    if (info->is_decompressor &&
+        ((j_decompress_ptr)info)->input_scan_number > PREWARM_JPEG_MAX_SCANS) {
+        prewarm_jpeg_error_state *state = (prewarm_jpeg_error_state *)info->err;
+        snprintf(state->message, JMSG_LENGTH_MAX, "progressive JPEG has more than %d scans",
+                 PREWARM_JPEG_MAX_SCANS);
+        longjmp(state->jump, 1);
+    }
+}
+
 /// Decodes `data` at 1/`scale_denom` into `output` as 8-bit RGBA (alpha 255), tightly packed.
 /// `output` must hold `expected_width * expected_height * 4` bytes; the decode fails if libjpeg's
 /// output size differs. CMYK and YCCK sources are converted to RGB (Adobe files store inverted
@@ -127,6 +142,7 @@ static inline int prewarm_jpeg_decode_rgba(const unsigned char *data, unsigned l
                                            char message[JMSG_LENGTH_MAX]) {
     struct jpeg_decompress_struct info;
     prewarm_jpeg_error_state error;
+    struct jpeg_progress_mgr progress;
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = prewarm_jpeg_error_exit;
     error.manager.emit_message = prewarm_jpeg_emit_message;
@@ -138,6 +154,8 @@ static inline int prewarm_jpeg_decode_rgba(const unsigned char *data, unsigned l
         message[JMSG_LENGTH_MAX - 1] = 0;
         return 1;
     }
+    progress.progress_monitor = prewarm_jpeg_progress;
+    info.progress = &progress;
     jpeg_mem_src(&info, data, size);
     jpeg_read_header(&info, TRUE);
     info.scale_num = 1;

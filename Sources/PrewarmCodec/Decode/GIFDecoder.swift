@@ -25,7 +25,9 @@ enum GIFDecoder {
         _ gif: UnsafeMutablePointer<GifFileType>, into compositor: inout GIFCompositor, allFrames: Bool
     ) throws(CodecError) -> [Frame] {
         var frames: [Frame] = []
-        var control = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+        var control = GraphicsControlBlock(
+            DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0,
+            TransparentColor: NO_TRANSPARENT_COLOR)
         var record = UNDEFINED_RECORD_TYPE
         repeat {
             guard DGifGetRecordType(gif, &record) == GIF_OK else { throw failure(gif.pointee.Error) }
@@ -36,7 +38,9 @@ enum GIFDecoder {
                 // GIF delays are in centiseconds.
                 frames.append(Frame(buffer: buffer, durationMilliseconds: Int(control.DelayTime) * 10))
                 if !allFrames { return frames }
-                control = GraphicsControlBlock(DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0, TransparentColor: NO_TRANSPARENT_COLOR)
+                control = GraphicsControlBlock(
+                    DisposalMode: DISPOSAL_UNSPECIFIED, UserInputFlag: false, DelayTime: 0,
+                    TransparentColor: NO_TRANSPARENT_COLOR)
             case EXTENSION_RECORD_TYPE:
                 var code: Int32 = 0
                 var block: UnsafeMutablePointer<GifByteType>?
@@ -76,16 +80,21 @@ struct GIFCompositor {
     }
 
     /// Reads the current image's pixels from `gif` and returns the composited canvas.
-    mutating func draw(_ gif: UnsafeMutablePointer<GifFileType>, control: GraphicsControlBlock) throws(CodecError) -> PixelBuffer {
+    mutating func draw(_ gif: UnsafeMutablePointer<GifFileType>, control: GraphicsControlBlock) throws(CodecError)
+        -> PixelBuffer
+    {
         applyPendingDisposal()
         let descriptor = gif.pointee.Image
         guard let map = descriptor.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else {
             throw .decode("GIF frame has no colour map")
         }
         let colourCount = Int(map.pointee.ColorCount)
-        let left = Int(descriptor.Left), top = Int(descriptor.Top)
-        let width = Int(descriptor.Width), height = Int(descriptor.Height)
-        let right = min(left + width, size.width), bottom = min(top + height, size.height)
+        let left = Int(descriptor.Left)
+        let top = Int(descriptor.Top)
+        let width = Int(descriptor.Width)
+        let height = Int(descriptor.Height)
+        let right = min(left + width, size.width)
+        let bottom = min(top + height, size.height)
         if control.DisposalMode == DISPOSE_PREVIOUS { savedCanvas = canvas }
         pendingDisposal = (control.DisposalMode, left, top, right, bottom)
         let transparent = Int(control.TransparentColor)
@@ -132,6 +141,8 @@ struct GIFCompositor {
     /// Rows in the order they are stored: top to bottom, or the four interlace passes.
     static func rowOrder(height: Int, interlaced: Bool) -> [Int] {
         guard interlaced else { return Array(0..<height) }
-        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+        return [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in
+            Array(stride(from: start, to: height, by: step))
+        }
     }
 }

@@ -2,7 +2,8 @@
 enum Orientation {
     static func apply(_ orientation: Int, to buffer: PixelBuffer) -> PixelBuffer {
         guard (2...8).contains(orientation) else { return buffer }
-        let width = buffer.width, height = buffer.height
+        let width = buffer.width
+        let height = buffer.height
         let swaps = orientation >= 5
         let outWidth = swaps ? height : width
         let outHeight = swaps ? width : height
@@ -29,6 +30,7 @@ enum Orientation {
                 }
             }
         }
-        return PixelBuffer(size: PixelSize(width: outWidth, height: outHeight), pixels: output, hasAlpha: buffer.hasAlpha)
+        return PixelBuffer(
+            size: PixelSize(width: outWidth, height: outHeight), pixels: output, hasAlpha: buffer.hasAlpha)
     }
 }

@@ -17,7 +17,9 @@ enum WebPDecoder {
         return DecodedImage(frames: [Frame(buffer: buffer)], loopCount: 0, sourceSize: info.storedSize)
     }
 
-    private static func decodeStill(_ bytes: [UInt8], size: PixelSize, scaled: Bool, hasAlpha: Bool) throws(CodecError) -> PixelBuffer {
+    private static func decodeStill(_ bytes: [UInt8], size: PixelSize, scaled: Bool, hasAlpha: Bool) throws(CodecError)
+        -> PixelBuffer
+    {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .decode("libwebp version mismatch") }
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
@@ -43,7 +45,9 @@ enum WebPDecoder {
         return PixelBuffer(size: size, pixels: pixels, hasAlpha: hasAlpha)
     }
 
-    private static func decodeAnimation(_ bytes: [UInt8], info: ImageInfo, allFrames: Bool) throws(CodecError) -> DecodedImage {
+    private static func decodeAnimation(_ bytes: [UInt8], info: ImageInfo, allFrames: Bool) throws(CodecError)
+        -> DecodedImage
+    {
         try bytes.withUnsafeBufferPointer { (input) throws(CodecError) -> DecodedImage in
             var options = WebPAnimDecoderOptions()
             guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .decode("libwebp version mismatch") }
@@ -55,7 +59,9 @@ enum WebPDecoder {
             }
             defer { WebPAnimDecoderDelete(decoder) }
             var animation = WebPAnimInfo()
-            guard WebPAnimDecoderGetInfo(decoder, &animation) != 0 else { throw .decode("WebP animation info unreadable") }
+            guard WebPAnimDecoderGetInfo(decoder, &animation) != 0 else {
+                throw .decode("WebP animation info unreadable")
+            }
             let size = PixelSize(width: Int(animation.canvas_width), height: Int(animation.canvas_height))
             guard size == info.storedSize else { throw .decode("WebP canvas size changed between probe and decode") }
             var frames: [Frame] = []

@@ -17,22 +17,28 @@ enum AnimatedFixtures {
 
     /// A three-frame GIF, 100 ms a frame, looping forever.
     static func gif(in fixtures: DecodeFixtures, loop: Int = 0) throws -> String {
-        try fixtures.convert(["-delay", "10", "-loop", "\(loop)"] + framePNGs(in: fixtures), output: "anim-\(loop).gif")
+        try fixtures.convert(
+            ["-delay", "10", "-loop", "\(loop)"] + framePNGs(in: fixtures), output: "anim-\(loop).gif")
     }
 
     /// A three-frame lossless WebP, 100 ms a frame, looping forever.
     static func webp(in fixtures: DecodeFixtures) throws -> String {
         let output = fixtures.path("anim.webp")
-        try DecodeTools.run("img2webp", ["-loop", "0", "-lossless", "-d", "100"] + framePNGs(in: fixtures) + ["-o", output])
+        try DecodeTools.run(
+            "img2webp", ["-loop", "0", "-lossless", "-d", "100"] + framePNGs(in: fixtures) + ["-o", output])
         return output
     }
 }
 
 /// Compares RGBA buffers where a pixel transparent in both counts as equal whatever its colour.
 func visibleMeanAbsoluteError(_ a: [UInt8], _ b: [UInt8]) -> Double {
-    var left = a, right = b
+    var left = a
+    var right = b
     for index in stride(from: 3, to: min(a.count, b.count), by: 4) where a[index] == 0 && b[index] == 0 {
-        for channel in index - 3..<index { left[channel] = 0; right[channel] = 0 }
+        for channel in index - 3..<index {
+            left[channel] = 0
+            right[channel] = 0
+        }
     }
     return DecodeTools.meanAbsoluteError(left, right)
 }

@@ -16,11 +16,14 @@ enum RealImages {
 /// fixture. Removed when the test process exits.
 enum SmallSources {
     private static let prepared: Result<String, any Error> = Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-decode-sources-\(UUID())").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "prewarm-decode-sources-\(UUID())"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: SmallSources.directoryForCleanup) }
         try DecodeTools.run("convert", [RealImages.photo, "-resize", "400x300!", "\(directory)/photo.png"])
-        try DecodeTools.run("convert", [RealImages.transparentPNG, "-resize", "256x144!", "PNG32:\(directory)/transparent.png"])
+        try DecodeTools.run(
+            "convert", [RealImages.transparentPNG, "-resize", "256x144!", "PNG32:\(directory)/transparent.png"])
         return directory
     }
 
@@ -81,7 +84,8 @@ enum DecodeTools {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            throw Failure(
+                description: "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
         return data
     }

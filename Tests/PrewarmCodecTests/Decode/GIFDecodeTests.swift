@@ -26,7 +26,8 @@ struct GIFDecodeTests {
 
     @Test("interlaced GIF")
     func interlaced() throws {
-        let path = try fixtures.convert([try SmallSources.photo(), "-resize", "40x30!", "-interlace", "GIF"], output: "interlaced.gif")
+        let path = try fixtures.convert(
+            [try SmallSources.photo(), "-resize", "40x30!", "-interlace", "GIF"], output: "interlaced.gif")
         let buffer = try decodeFully(try fixtures.bytes(path)).frames[0].buffer
         #expect(buffer.size == PixelSize(width: 40, height: 30))
         #expect(visibleMeanAbsoluteError(buffer.pixels, try DecodeTools.referenceRGBA(path)) == 0)
@@ -58,7 +59,8 @@ struct GIFDecodeTests {
         #expect(image.frames.count == 1)
         // ImageMagick writes 2 repeats for -loop 3; libvips and we count plays, so 3.
         #expect(image.loopCount == 3)
-        #expect(String(decoding: try DecodeTools.run("vipsheader", ["-f", "loop", path]), as: UTF8.self).hasPrefix("3"))
+        #expect(
+            String(decoding: try DecodeTools.run("vipsheader", ["-f", "loop", path]), as: UTF8.self).hasPrefix("3"))
         let reference = try coalescedFrames(path, size: AnimatedFixtures.frameSize)[0]
         #expect(visibleMeanAbsoluteError(image.frames[0].buffer.pixels, reference) == 0)
     }
@@ -66,9 +68,12 @@ struct GIFDecodeTests {
     @Test("disposal methods none, background and previous with partial frames, as ImageMagick coalesces them")
     func disposal() throws {
         let base = try fixtures.convert([try SmallSources.photo(), "-resize", "48x36!"], output: "base.png")
-        let patch1 = try fixtures.convert([try SmallSources.photo(), "-crop", "50x50+150+100", "+repage", "-resize", "16x16!"], output: "p1.png")
-        let patch2 = try fixtures.convert([try SmallSources.photo(), "-crop", "50x50+25+225", "+repage", "-resize", "16x12!"], output: "p2.png")
-        let patch3 = try fixtures.convert([try SmallSources.photo(), "-crop", "25x25+350+25", "+repage", "-resize", "8x8!"], output: "p3.png")
+        let patch1 = try fixtures.convert(
+            [try SmallSources.photo(), "-crop", "50x50+150+100", "+repage", "-resize", "16x16!"], output: "p1.png")
+        let patch2 = try fixtures.convert(
+            [try SmallSources.photo(), "-crop", "50x50+25+225", "+repage", "-resize", "16x12!"], output: "p2.png")
+        let patch3 = try fixtures.convert(
+            [try SmallSources.photo(), "-crop", "25x25+350+25", "+repage", "-resize", "8x8!"], output: "p3.png")
         let path = try fixtures.convert(
             [
                 "-delay", "20", "-loop", "0", "-dispose", "None", "-page", "48x36+0+0", base,

@@ -41,7 +41,8 @@ struct HeaderProbeTests {
         let ihdr = bigEndian(50_000) + bigEndian(50_000) + [8, 6, 0, 0, 0]
         // An empty zlib stream (one stored block) as image data, so other readers accept the file.
         let idat: [UInt8] = [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat)
+            + chunk("IEND", [])
     }
 
     @Test("a 50,000 × 50,000 PNG header fails as tooManyPixels from the probe")
@@ -49,12 +50,30 @@ struct HeaderProbeTests {
         let bytes = Self.bombPNG()
         // libvips reads the crafted header too: proof the CRC and layout are valid.
         let fixtures = try DecodeFixtures()
-        #expect(try DecodeTools.vipsSize(try fixtures.write(bytes, as: "bomb.png")) == PixelSize(width: 50_000, height: 50_000))
-        #expect(throws: CodecError.tooManyPixels(PixelSize(width: 50_000, height: 50_000), frames: 1, limit: 100_000_000)) {
+        #expect(
+            try DecodeTools.vipsSize(try fixtures.write(bytes, as: "bomb.png"))
+                == PixelSize(width: 50_000, height: 50_000))
+        #expect(
+            throws: CodecError.tooManyPixels(PixelSize(width: 50_000, height: 50_000), frames: 1, limit: 100_000_000)
+        ) {
             try ImageDecoding.probe(bytes, maxPixels: 100_000_000)
         }
         // With no limit the probe succeeds: the limit, not the header, made it fail.
         #expect(try ImageDecoding.probe(bytes, maxPixels: .max).storedSize.pixelCount == 2_500_000_000)
+    }
+
+    @Test("APNG: the probe counts acTL frames; the decode gives the default image")
+    func apngFrameCount() throws {
+        let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(RealImages.aflImages)/png/not_kitty.png")))
+        let body = Array("acTL".utf8) + bigEndian(3) + bigEndian(0)
+        let acTL = bigEndian(8) + body + bigEndian(crc32(body))
+        let ihdrEnd = 8 + 12 + 13
+        let apng = Array(png[..<ihdrEnd]) + acTL + Array(png[ihdrEnd...])
+        let info = try ImageDecoding.probe(apng, maxPixels: .max)
+        #expect(info.frameCount == 3)
+        let image = try ImageDecoding.decode(apng, info: info, minimumSize: nil, allFrames: true, scaleDownTo: nil)
+        #expect(image.frames.count == 1)
+        #expect(image.frames[0].buffer.pixels == (try decodeFully(png)).frames[0].buffer.pixels)
     }
 
     @Test("the pixel limit counts every frame of an animation")

@@ -44,7 +44,11 @@ struct ImageSnifferTests {
             ([0xFF, 0x4F, 0xFF, 0x51, 0, 0x2F], "JPEG 2000"),
             (Array("MM\0*".utf8) + [0, 0, 0, 8], "TIFF"),
             (Array("8BPS".utf8) + [0, 1], "PSD"),
-            (Array("\u{FEFF}\n  <?xml version=\"1.0\"?>\n<!-- x -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "SVG"),
+            (
+                Array(
+                    "\u{FEFF}\n  <?xml version=\"1.0\"?>\n<!-- x -->\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8),
+                "SVG"
+            ),
             (Array("<svg width=\"10\" height=\"10\"></svg>".utf8), "SVG"),
         ] as [([UInt8], String)])
     func unsupportedMagic(bytes: [UInt8], name: String) {

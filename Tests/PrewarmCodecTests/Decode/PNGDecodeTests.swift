@@ -11,7 +11,8 @@ struct PNGDecodeTests {
     /// A 64×36 PNG made from the real transparent wallpaper with extra ImageMagick options.
     private func small(_ name: String, _ options: [String], prefix: String = "") throws -> String {
         let target = fixtures.path(name)
-        try DecodeTools.run("convert", [try SmallSources.transparent(), "-resize", "64x36!"] + options + [prefix + target])
+        try DecodeTools.run(
+            "convert", [try SmallSources.transparent(), "-resize", "64x36!"] + options + [prefix + target])
         return target
     }
 
@@ -58,7 +59,8 @@ struct PNGDecodeTests {
     @Test("palette PNG with tRNS transparency")
     func paletteWithTransparency() throws {
         let palette = fixtures.path("pal.png")
-        try DecodeTools.run("convert", [try SmallSources.transparent(), "-resize", "64x36!", "-colors", "16", "PNG8:\(palette)"])
+        try DecodeTools.run(
+            "convert", [try SmallSources.transparent(), "-resize", "64x36!", "-colors", "16", "PNG8:\(palette)"])
         #expect(try header(palette).colourType == 3)
         let info = try ImageDecoding.probe(try fixtures.bytes(palette), maxPixels: .max)
         #expect(info.hasAlpha)
@@ -79,12 +81,15 @@ struct PNGDecodeTests {
         let oneBit = try small("mono.png", ["-background", "white", "-flatten", "-monochrome"])
         #expect(try header(oneBit).depth == 1)
         #expect(try !expectMatchesReference(oneBit).hasAlpha)
-        let eightBit = try small("grey.png", ["-background", "white", "-flatten", "-colorspace", "Gray", "-define", "png:color-type=0"])
+        let eightBit = try small(
+            "grey.png", ["-background", "white", "-flatten", "-colorspace", "Gray", "-define", "png:color-type=0"])
         #expect(try header(eightBit).colourType == 0)
         #expect(try !expectMatchesReference(eightBit).hasAlpha)
     }
 
-    @Test("the afl++ PNG seeds (alpha, gamma, ICC) match ImageMagick", arguments: ["not_kitty", "not_kitty_alpha", "not_kitty_gamma", "not_kitty_icc"])
+    @Test(
+        "the afl++ PNG seeds (alpha, gamma, ICC) match ImageMagick",
+        arguments: ["not_kitty", "not_kitty_alpha", "not_kitty_gamma", "not_kitty_icc"])
     func aflSeeds(name: String) throws {
         try expectMatchesReference("\(RealImages.aflImages)/png/\(name).png", tolerance: 1)
     }

@@ -30,7 +30,8 @@ struct WebPDecodeTests {
 
     @Test("lossless WebP with alpha reproduces its source PNG exactly")
     func losslessAlpha() throws {
-        let source = try fixtures.convert([try SmallSources.transparent(), "-resize", "64x36!"], output: "alpha-src.png")
+        let source = try fixtures.convert(
+            [try SmallSources.transparent(), "-resize", "64x36!"], output: "alpha-src.png")
         let path = fixtures.path("lossless.webp")
         try DecodeTools.run("cwebp", ["-quiet", "-lossless", "-exact", source, "-o", path])
         let bytes = try fixtures.bytes(path)
@@ -63,14 +64,26 @@ struct WebPDecodeTests {
         #expect(DecodeTools.meanAbsoluteError(buffer.pixels, reference.pixels) < 0.5)
     }
 
+    @Test("scale_down_large_images: 4096×4096 (16.8 MP) decodes at 1/2 to fit 16.7 MP")
+    func scaleDownLarge() throws {
+        let bytes = try fixtures.bytes(RealImages.webp)
+        let info = try ImageDecoding.probe(bytes, maxPixels: .max)
+        let image = try ImageDecoding.decode(
+            bytes, info: info, minimumSize: nil, allFrames: false, scaleDownTo: 16_700_000)
+        #expect(image.frames[0].buffer.size == PixelSize(width: 2048, height: 2048))
+    }
+
     @Test("animated WebP: every composited frame, durations and loop count")
     func animation() throws {
         let path = try AnimatedFixtures.webp(in: fixtures)
         let bytes = try fixtures.bytes(path)
         let info = try ImageDecoding.probe(bytes, maxPixels: .max)
         #expect(info.frameCount == 3)
-        #expect(info.frameCount == Int(String(decoding: try DecodeTools.run("vipsheader", ["-f", "n-pages", path]), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(
+            info.frameCount
+                == Int(
+                    String(decoding: try DecodeTools.run("vipsheader", ["-f", "n-pages", path]), as: UTF8.self)
+                        .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(info.storedSize == AnimatedFixtures.frameSize)
         let image = try ImageDecoding.decode(bytes, info: info, minimumSize: nil, allFrames: true, scaleDownTo: nil)
         #expect(image.frames.count == 3)
