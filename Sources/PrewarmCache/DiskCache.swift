@@ -107,8 +107,9 @@ public final class DiskCache: Sendable {
             }
         }.get()
         let metaTemp: String
+        let metaBytes: Int64
         do throws(CacheError) {
-            metaTemp = try writeMetadataTemp(meta, accessedAt: meta.fetchedAt)
+            (metaTemp, metaBytes) = try writeMetadataTemp(meta, accessedAt: meta.fetchedAt)
             try FileSystem.makeDirectories(layout.entryDirectory(hash: hash))
         } catch {
             FileSystem.remove(bodyTemp)
@@ -130,7 +131,7 @@ public final class DiskCache: Sendable {
             FileSystem.remove(metaFinal)
             throw error
         }
-        return StoredEntry(path: bodyFinal, bytesWritten: meta.size)
+        return StoredEntry(path: bodyFinal, bytesWritten: meta.size, metadataBytes: metaBytes)
     }
 
     /// Marks `key` as fetched again at `now` after a 304 Not Modified, updating the validators
@@ -144,7 +145,7 @@ public final class DiskCache: Sendable {
         if let etag { meta.etag = etag }
         if let lastModified { meta.lastModified = lastModified }
         meta.fetchedAt = now
-        let metaTemp = try writeMetadataTemp(meta, accessedAt: now)
+        let (metaTemp, _) = try writeMetadataTemp(meta, accessedAt: now)
         do throws(CacheError) {
             try moveIntoPlace(metaTemp, metaFinal, hash: hash)
         } catch {
@@ -162,9 +163,10 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Writes `meta` as JSON to a new temp file whose mtime is the fetch time; returns its path.
+    /// Writes `meta` as JSON to a new temp file whose mtime is the fetch time; returns its path
+    /// and size.
     private func writeMetadataTemp(_ meta: EntryMetadata, accessedAt: Double) throws(CacheError)
-        -> String
+        -> (path: String, bytes: Int64)
     {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -183,7 +185,7 @@ public final class DiskCache: Sendable {
             FileSystem.remove(path)
             throw CacheError.from(errno: code, path: path)
         }
-        return path
+        return (path, Int64(data.count))
     }
 
     /// rename(2) into the entry directory, recreating it once if `clear()` removed it meanwhile.
