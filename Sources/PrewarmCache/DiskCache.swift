@@ -39,7 +39,8 @@ public final class DiskCache: Sendable {
             try FileSystem.makeDirectories(directory)
         }
         let probe = layout.tempDirectory + "/" + TempFiles.makeName()
-        try FileSystem.writeNewFile(probe, bytes: UnsafeRawBufferPointer(start: nil, count: 0), durable: false)
+        try FileSystem.writeNewFile(
+            probe, bytes: UnsafeRawBufferPointer(start: nil, count: 0), durable: false)
         FileSystem.remove(probe)
         TempFiles.sweep(directory: layout.tempDirectory, now: FileSystem.now())
     }
@@ -62,7 +63,8 @@ public final class DiskCache: Sendable {
     /// Costs one stat(2) of the `.meta` file; a fresh entry's access time is refreshed (one
     /// utimensat) at most once an hour, for least-recently-used trimming.
     public func lookup(key: String, maxAge: Double?, now: Double) -> CacheLookup {
-        let path = layout.entryFile(hash: CacheLayout.hash(of: key), suffix: CacheLayout.metaExtension)
+        let path = layout.entryFile(
+            hash: CacheLayout.hash(of: key), suffix: CacheLayout.metaExtension)
         guard let info = FileSystem.status(path) else { return .absent }
         let fetchedAt = info.st_mtim.seconds
         if let maxAge, now - fetchedAt >= maxAge { return .stale(fetchedAt: fetchedAt) }
@@ -136,7 +138,9 @@ public final class DiskCache: Sendable {
 
     /// Marks `key` as fetched again at `now` after a 304 Not Modified, updating the validators
     /// (a nil validator keeps the stored one).
-    public func renew(key: String, etag: String?, lastModified: String?, now: Double) throws(CacheError) {
+    public func renew(key: String, etag: String?, lastModified: String?, now: Double)
+        throws(CacheError)
+    {
         let hash = CacheLayout.hash(of: key)
         let metaFinal = layout.entryFile(hash: hash, suffix: CacheLayout.metaExtension)
         guard var meta = readMetadata(at: metaFinal) else {

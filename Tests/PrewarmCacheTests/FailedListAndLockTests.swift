@@ -23,7 +23,9 @@ import Testing
         for index in 0..<5 {
             try temp.cache.recordFailure(
                 key: "k\(index)",
-                record: .init(url: "u\(index)", reason: "decode", status: nil, at: Double(index), attempts: 3))
+                record: .init(
+                    url: "u\(index)", reason: "decode", status: nil, at: Double(index), attempts: 3)
+            )
         }
         #expect(temp.cache.statistics().failedRecords == 5)
         #expect(temp.cache.failedEntries().map(\.url) == ["u0", "u1", "u2", "u3", "u4"])

@@ -10,7 +10,10 @@ import Testing
         (false, [], "https://x/a.jpg#top", "https://x/a.jpg"),
         (true, [], "https://x/a.jpg?sig=1&w=2", "https://x/a.jpg"),
         (true, [], "https://x/a.jpg", "https://x/a.jpg"),
-        (false, ["sig", "Expires"], "https://x/a.jpg?w=1&sig=abc&h=2&Expires=9", "https://x/a.jpg?w=1&h=2"),
+        (
+            false, ["sig", "Expires"], "https://x/a.jpg?w=1&sig=abc&h=2&Expires=9",
+            "https://x/a.jpg?w=1&h=2"
+        ),
         (false, ["sig", "Expires"], "https://x/a.jpg?sig=abc&Expires=9#f", "https://x/a.jpg"),
         (false, ["sig"], "https://x/a.jpg?SIG=1&sig", "https://x/a.jpg?SIG=1"),
         (false, ["token"], "https://x/a.jpg?b=2&a=1", "https://x/a.jpg?b=2&a=1"),
@@ -27,7 +30,10 @@ import Testing
         ("https://x/a.jpg?v=2&s=a.png", "https://x/a-w320h320-cover-webp-q80.jpg?v=2&s=a.png"),
         ("https://x/a?v=2", "https://x/a-w320h320-cover-webp-q80?v=2"),
         ("https://x/img.v2/photo", "https://x/img.v2/photo-w320h320-cover-webp-q80"),
-        ("https://x/img.v2/photo.final.png", "https://x/img.v2/photo.final-w320h320-cover-webp-q80.png"),
+        (
+            "https://x/img.v2/photo.final.png",
+            "https://x/img.v2/photo.final-w320h320-cover-webp-q80.png"
+        ),
         ("https://cdn.example.com", "https://cdn.example.com-w320h320-cover-webp-q80"),
         ("https://cdn.example.com/", "https://cdn.example.com/-w320h320-cover-webp-q80"),
         ("https://x/.hidden", "https://x/.hidden-w320h320-cover-webp-q80"),

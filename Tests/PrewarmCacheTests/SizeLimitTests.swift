@@ -14,7 +14,8 @@ import Testing
         for index in 0..<10 {
             let key = "https://x/\(index).jpg"
             let stored = try temp.cache.store(
-                key: key, body: body, metadata: temp.meta(key, fetchedAt: 1000 + Double(index) * 10))
+                key: key, body: body, metadata: temp.meta(key, fetchedAt: 1000 + Double(index) * 10)
+            )
             entrySize = stored.diskBytes
         }
         // Entry 0 is the oldest fetch but was just used: it must outlive entries 1 and 2.
@@ -47,7 +48,8 @@ import Testing
         // Five entries from an earlier run, older than anything stored now.
         for index in 0..<5 {
             try temp.cache.store(
-                key: "old\(index)", body: body, metadata: temp.meta("old\(index)", fetchedAt: 100 + Double(index)))
+                key: "old\(index)", body: body,
+                metadata: temp.meta("old\(index)", fetchedAt: 100 + Double(index)))
         }
         let maxSize: Int64 = 12_000
         let guardian = temp.cache.makeSizeGuard(maxSize: maxSize)
@@ -82,7 +84,9 @@ import Testing
     @Test func cleanTrimsAfterRemovingExpiredEntries() throws {
         let temp = try TempCache()
         for index in 0..<10 {
-            try temp.cache.store(key: "k\(index)", body: body, metadata: temp.meta("k\(index)", fetchedAt: 1000 + Double(index)))
+            try temp.cache.store(
+                key: "k\(index)", body: body,
+                metadata: temp.meta("k\(index)", fetchedAt: 1000 + Double(index)))
         }
         let report = temp.cache.clean(maxAge: nil, maxSize: 5_000, now: 2000)
         #expect(report.trimmedEntries > 0)

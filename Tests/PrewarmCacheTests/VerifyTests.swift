@@ -10,7 +10,10 @@ import Testing
         var paths: [String] = []
         for name in ["good", "flipped", "truncated"] {
             let key = "https://x/\(name).png"
-            paths.append(try temp.cache.store(key: key, body: body, metadata: temp.meta(key, format: "png", fetchedAt: now())).path)
+            paths.append(
+                try temp.cache.store(
+                    key: key, body: body, metadata: temp.meta(key, format: "png", fetchedAt: now())
+                ).path)
         }
         #expect(temp.cache.verify(fix: false).problems.isEmpty)
 
@@ -21,7 +24,8 @@ import Testing
 
         let report = temp.cache.verify(fix: false)
         #expect(report.checked == 3)
-        let problems = Dictionary(uniqueKeysWithValues: report.problems.map { ($0.path, $0.reason) })
+        let problems = Dictionary(
+            uniqueKeysWithValues: report.problems.map { ($0.path, $0.reason) })
         #expect(problems.count == 2)
         #expect(problems[paths[1]]?.contains("sha256") == true)
         #expect(problems[paths[2]]?.contains("size 4000") == true)
@@ -38,10 +42,12 @@ import Testing
 
     @Test func verifyReportsMissingBodyAndUnreadableMetadata() throws {
         let temp = try TempCache()
-        let missing = try temp.cache.store(key: "m", body: [1], metadata: temp.meta("m", fetchedAt: now()))
+        let missing = try temp.cache.store(
+            key: "m", body: [1], metadata: temp.meta("m", fetchedAt: now()))
         try FileManager.default.removeItem(atPath: missing.path)
         try temp.cache.store(key: "j", body: [1], metadata: temp.meta("j", fetchedAt: now()))
-        try Data("{not json".utf8).write(to: URL(fileURLWithPath: temp.cache.metadataPath(key: "j")))
+        try Data("{not json".utf8).write(
+            to: URL(fileURLWithPath: temp.cache.metadataPath(key: "j")))
         let reasons = temp.cache.verify(fix: true).problems.map(\.reason).sorted()
         #expect(reasons == ["body missing", "metadata unreadable"])
         #expect(temp.cache.verify(fix: false).checked == 0)
