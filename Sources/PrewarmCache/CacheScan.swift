@@ -17,6 +17,9 @@ struct ScannedEntry: Sendable {
     var fetchedAt: Double = 0
     /// `.meta` atime: the last access.
     var lastAccess: Double = 0
+    /// `.meta` inode: a re-store or renew renames a new file in, so a changed inode means the
+    /// entry is no longer the one scanned.
+    var metaInode: UInt = 0
     var bodies: [Body] = []
 
     var hasMeta: Bool { metaSize != nil }
@@ -62,6 +65,7 @@ extension DiskCache {
                 entry.metaSize = Int64(info.st_size)
                 entry.fetchedAt = info.st_mtim.seconds
                 entry.lastAccess = info.st_atim.seconds
+                entry.metaInode = UInt(info.st_ino)
             } else {
                 entry.bodies.append(
                     .init(ext: ext, size: Int64(info.st_size), modified: info.st_mtim.seconds))
@@ -82,13 +86,14 @@ extension DiskCache {
         return old.filter { $0.ext != meta.format }
     }
 
-    /// Deletes an entry's files, `.meta` first. Skipped (false) when the `.meta` changed since the
-    /// scan — another process re-stored or renewed the key meanwhile.
+    /// Deletes an entry's files, `.meta` first. Skipped (false) when the `.meta` was replaced since
+    /// the scan — another process re-stored or renewed the key meanwhile. (Its atime is not
+    /// compared: on relatime mounts reading the file, as `verify` does, moves it.)
     @discardableResult
     func removeScanned(_ entry: ScannedEntry) -> Bool {
         if entry.hasMeta {
             guard let info = FileSystem.status(entry.metaPath),
-                info.st_mtim.seconds == entry.fetchedAt, info.st_atim.seconds == entry.lastAccess
+                UInt(info.st_ino) == entry.metaInode, info.st_mtim.seconds == entry.fetchedAt
             else { return false }
             FileSystem.remove(entry.metaPath)
         }

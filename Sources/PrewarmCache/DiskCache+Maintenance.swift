@@ -128,7 +128,8 @@ extension DiskCache {
             let path = layout.tempDirectory + "/" + name
             // Temp files of live runs on this host are theirs to rename; leave them.
             if let info = FileSystem.status(path),
-                TempFiles.isLeftover(name: name, modified: info.st_mtim.seconds, now: FileSystem.now())
+                TempFiles.isLeftover(
+                    name: name, modified: info.st_mtim.seconds, now: FileSystem.now())
             {
                 FileSystem.remove(path)
             }
@@ -142,7 +143,8 @@ extension DiskCache {
         var report = VerifyReport(fixed: fix)
         for entry in scanEntries() {
             for body in orphanBodies(of: entry, now: now) {
-                report.problems.append(.init(path: entry.bodyPath(body), reason: "orphan body without metadata"))
+                report.problems.append(
+                    .init(path: entry.bodyPath(body), reason: "orphan body without metadata"))
                 if fix { FileSystem.remove(entry.bodyPath(body)) }
             }
             guard entry.hasMeta else { continue }

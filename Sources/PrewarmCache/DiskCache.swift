@@ -39,7 +39,8 @@ public final class DiskCache: Sendable {
             try FileSystem.makeDirectories(directory)
         }
         let probe = layout.tempDirectory + "/" + TempFiles.makeName()
-        try FileSystem.writeNewFile(probe, bytes: UnsafeRawBufferPointer(start: nil, count: 0), durable: false)
+        try FileSystem.writeNewFile(
+            probe, bytes: UnsafeRawBufferPointer(start: nil, count: 0), durable: false)
         FileSystem.remove(probe)
         TempFiles.sweep(directory: layout.tempDirectory, now: FileSystem.now())
     }
@@ -62,7 +63,8 @@ public final class DiskCache: Sendable {
     /// Costs one stat(2) of the `.meta` file; a fresh entry's access time is refreshed (one
     /// utimensat) at most once an hour, for least-recently-used trimming.
     public func lookup(key: String, maxAge: Double?, now: Double) -> CacheLookup {
-        let path = layout.entryFile(hash: CacheLayout.hash(of: key), suffix: CacheLayout.metaExtension)
+        let path = layout.entryFile(
+            hash: CacheLayout.hash(of: key), suffix: CacheLayout.metaExtension)
         guard let info = FileSystem.status(path) else { return .absent }
         let fetchedAt = info.st_mtim.seconds
         if let maxAge, now - fetchedAt >= maxAge { return .stale(fetchedAt: fetchedAt) }
@@ -107,8 +109,9 @@ public final class DiskCache: Sendable {
             }
         }.get()
         let metaTemp: String
+        let metaBytes: Int64
         do throws(CacheError) {
-            metaTemp = try writeMetadataTemp(meta, accessedAt: meta.fetchedAt)
+            (metaTemp, metaBytes) = try writeMetadataTemp(meta, accessedAt: meta.fetchedAt)
             try FileSystem.makeDirectories(layout.entryDirectory(hash: hash))
         } catch {
             FileSystem.remove(bodyTemp)
@@ -130,12 +133,14 @@ public final class DiskCache: Sendable {
             FileSystem.remove(metaFinal)
             throw error
         }
-        return StoredEntry(path: bodyFinal, bytesWritten: meta.size)
+        return StoredEntry(path: bodyFinal, bytesWritten: meta.size, metadataBytes: metaBytes)
     }
 
     /// Marks `key` as fetched again at `now` after a 304 Not Modified, updating the validators
     /// (a nil validator keeps the stored one).
-    public func renew(key: String, etag: String?, lastModified: String?, now: Double) throws(CacheError) {
+    public func renew(key: String, etag: String?, lastModified: String?, now: Double)
+        throws(CacheError)
+    {
         let hash = CacheLayout.hash(of: key)
         let metaFinal = layout.entryFile(hash: hash, suffix: CacheLayout.metaExtension)
         guard var meta = readMetadata(at: metaFinal) else {
@@ -144,7 +149,7 @@ public final class DiskCache: Sendable {
         if let etag { meta.etag = etag }
         if let lastModified { meta.lastModified = lastModified }
         meta.fetchedAt = now
-        let metaTemp = try writeMetadataTemp(meta, accessedAt: now)
+        let (metaTemp, _) = try writeMetadataTemp(meta, accessedAt: now)
         do throws(CacheError) {
             try moveIntoPlace(metaTemp, metaFinal, hash: hash)
         } catch {
@@ -162,9 +167,10 @@ public final class DiskCache: Sendable {
         }
     }
 
-    /// Writes `meta` as JSON to a new temp file whose mtime is the fetch time; returns its path.
+    /// Writes `meta` as JSON to a new temp file whose mtime is the fetch time; returns its path
+    /// and size.
     private func writeMetadataTemp(_ meta: EntryMetadata, accessedAt: Double) throws(CacheError)
-        -> String
+        -> (path: String, bytes: Int64)
     {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -183,7 +189,7 @@ public final class DiskCache: Sendable {
             FileSystem.remove(path)
             throw CacheError.from(errno: code, path: path)
         }
-        return path
+        return (path, Int64(data.count))
     }
 
     /// rename(2) into the entry directory, recreating it once if `clear()` removed it meanwhile.

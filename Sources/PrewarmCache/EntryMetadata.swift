@@ -57,13 +57,21 @@ public enum CacheLookup: Sendable, Equatable {
 
 /// What `DiskCache.store` wrote: the body's final path and its size.
 public struct StoredEntry: Sendable, Equatable {
+    /// The body file.
     public var path: String
+    /// The body's size in bytes.
     public var bytesWritten: Int64
+    /// The `.meta` file's size in bytes.
+    public var metadataBytes: Int64
 
-    public init(path: String, bytesWritten: Int64) {
+    public init(path: String, bytesWritten: Int64, metadataBytes: Int64 = 0) {
         self.path = path
         self.bytesWritten = bytesWritten
+        self.metadataBytes = metadataBytes
     }
+
+    /// Everything the entry occupies on disk: what counts against `max_size`.
+    public var diskBytes: Int64 { bytesWritten + metadataBytes }
 }
 
 /// One entry of the failed-URL list (blacklist): a permanent failure and when it happened.

@@ -25,7 +25,8 @@ public final class JobLock: Sendable {
             let holder = Self.readHolder(fd)
             close(fd)
             if code == EWOULDBLOCK {
-                throw CacheError.lockHeld(job: job, holder: holder.isEmpty ? "another process" : holder)
+                throw CacheError.lockHeld(
+                    job: job, holder: holder.isEmpty ? "another process" : holder)
             }
             throw CacheError.from(errno: code, path: path)
         }

@@ -26,7 +26,12 @@ public final class SizeGuard: Sendable {
         self.maxSize = maxSize
     }
 
-    /// Records a store of `bytes` (call after `DiskCache.store` returns); trims when needed.
+    /// Records a store (call after `DiskCache.store` returns); trims when needed.
+    public func didStore(_ entry: StoredEntry) {
+        didStore(bytes: entry.diskBytes)
+    }
+
+    /// Records a store of `bytes` on disk (body and metadata); trims when needed.
     public func didStore(bytes: Int64) {
         guard maxSize > 0 else { return }
         let countedBeforeScan: Int64? = state.withLock { state in

@@ -39,7 +39,8 @@ import Testing
     @Test func orphanBodyIsInvisibleAndRemovedByClean() throws {
         let temp = try TempCache()
         let key = "https://x/orphan.jpg"
-        let stored = try temp.cache.store(key: key, body: [1, 2, 3], metadata: temp.meta(key, fetchedAt: now()))
+        let stored = try temp.cache.store(
+            key: key, body: [1, 2, 3], metadata: temp.meta(key, fetchedAt: now()))
         // A crash between the two renames leaves a body without metadata.
         #expect(FileManager.default.createFile(atPath: stored.path + ".x", contents: nil))
         try FileManager.default.removeItem(atPath: temp.cache.metadataPath(key: key))
@@ -59,8 +60,10 @@ import Testing
     @Test func bodyLeftByAFormatChangeIsAnOrphan() throws {
         let temp = try TempCache()
         let key = "https://x/a"
-        let old = try temp.cache.store(key: key, body: [1], metadata: temp.meta(key, format: "png", fetchedAt: now()))
-        let new = try temp.cache.store(key: key, body: [2], metadata: temp.meta(key, format: "webp", fetchedAt: now()))
+        let old = try temp.cache.store(
+            key: key, body: [1], metadata: temp.meta(key, format: "png", fetchedAt: now()))
+        let new = try temp.cache.store(
+            key: key, body: [2], metadata: temp.meta(key, format: "webp", fetchedAt: now()))
         setTimes(old.path, access: now() - 3600, modification: now() - 3600)
         #expect(temp.cache.clean(maxAge: nil, maxSize: 0, now: now()).orphanBodies == 1)
         #expect(!fileExists(old.path))
@@ -70,8 +73,10 @@ import Testing
     @Test func cleanRemovesExpiredEntries() throws {
         let temp = try TempCache()
         let current = now()
-        try temp.cache.store(key: "old", body: [1], metadata: temp.meta("old", fetchedAt: current - 1000))
-        try temp.cache.store(key: "new", body: [1], metadata: temp.meta("new", fetchedAt: current - 10))
+        try temp.cache.store(
+            key: "old", body: [1], metadata: temp.meta("old", fetchedAt: current - 1000))
+        try temp.cache.store(
+            key: "new", body: [1], metadata: temp.meta("new", fetchedAt: current - 10))
         let report = temp.cache.clean(maxAge: 500, maxSize: 0, now: current)
         #expect(report.expiredEntries == 1)
         #expect(temp.cache.lookup(key: "old", maxAge: nil, now: current) == .absent)
@@ -81,7 +86,9 @@ import Testing
     @Test func clearEmptiesTheCacheButKeepsRootAndLocks() throws {
         let temp = try TempCache()
         try temp.cache.store(key: "a", body: [1], metadata: temp.meta("a", fetchedAt: now()))
-        try temp.cache.recordFailure(key: "b", record: .init(url: "b", reason: "http_404", status: 404, at: now(), attempts: 1))
+        try temp.cache.recordFailure(
+            key: "b",
+            record: .init(url: "b", reason: "http_404", status: 404, at: now(), attempts: 1))
         let lock = try temp.cache.lockJob("job")
         try temp.cache.clear()
         #expect(temp.cache.lookup(key: "a", maxAge: nil, now: now()) == .absent)
@@ -97,9 +104,12 @@ import Testing
 
     @Test func statisticsCountEntriesByFormat() throws {
         let temp = try TempCache()
-        try temp.cache.store(key: "a", body: [1, 2], metadata: temp.meta("a", format: "jpg", fetchedAt: 100))
-        try temp.cache.store(key: "b", body: [1, 2, 3], metadata: temp.meta("b", format: "webp", fetchedAt: 200))
-        try temp.cache.store(key: "c", body: [1], metadata: temp.meta("c", format: "webp", fetchedAt: 300))
+        try temp.cache.store(
+            key: "a", body: [1, 2], metadata: temp.meta("a", format: "jpg", fetchedAt: 100))
+        try temp.cache.store(
+            key: "b", body: [1, 2, 3], metadata: temp.meta("b", format: "webp", fetchedAt: 200))
+        try temp.cache.store(
+            key: "c", body: [1], metadata: temp.meta("c", format: "webp", fetchedAt: 300))
         let stats = temp.cache.statistics()
         #expect(stats.entries == 3)
         #expect(stats.byFormat["webp"] == .init(entries: 2, bytes: 4))

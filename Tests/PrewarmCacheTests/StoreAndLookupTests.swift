@@ -26,7 +26,9 @@ import Testing
         let temp = try TempCache()
         for name in ["v1", "tmp", "failed", "locks"] {
             var isDirectory: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: temp.root + "/" + name, isDirectory: &isDirectory))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: temp.root + "/" + name, isDirectory: &isDirectory))
             #expect(isDirectory.boolValue)
         }
         #expect(temp.tempFiles().isEmpty)
@@ -38,9 +40,15 @@ import Testing
         let fetched = 1_700_000_000.0
         #expect(temp.cache.lookup(key: key, maxAge: 60, now: fetched) == .absent)
         try temp.cache.store(key: key, body: [9], metadata: temp.meta(key, fetchedAt: fetched))
-        #expect(temp.cache.lookup(key: key, maxAge: 60, now: fetched + 59) == .fresh(fetchedAt: fetched))
-        #expect(temp.cache.lookup(key: key, maxAge: 60, now: fetched + 60) == .stale(fetchedAt: fetched))
-        #expect(temp.cache.lookup(key: key, maxAge: nil, now: fetched + 1e6) == .fresh(fetchedAt: fetched))
+        #expect(
+            temp.cache.lookup(key: key, maxAge: 60, now: fetched + 59) == .fresh(fetchedAt: fetched)
+        )
+        #expect(
+            temp.cache.lookup(key: key, maxAge: 60, now: fetched + 60) == .stale(fetchedAt: fetched)
+        )
+        #expect(
+            temp.cache.lookup(key: key, maxAge: nil, now: fetched + 1e6)
+                == .fresh(fetchedAt: fetched))
         #expect(temp.cache.lookup(key: "https://x/b.jpg", maxAge: nil, now: fetched) == .absent)
     }
 
@@ -64,7 +72,8 @@ import Testing
         let temp = try TempCache()
         let key = "https://x/a.jpg"
         try temp.cache.store(key: key, body: [1, 1, 1], metadata: temp.meta(key, fetchedAt: 100))
-        let stored = try temp.cache.store(key: key, body: [2, 2], metadata: temp.meta(key, fetchedAt: 200))
+        let stored = try temp.cache.store(
+            key: key, body: [2, 2], metadata: temp.meta(key, fetchedAt: 200))
         #expect(readBytes(stored.path) == [2, 2])
         #expect(temp.cache.metadata(key: key)?.fetchedAt == 200)
         #expect(temp.cache.lookup(key: key, maxAge: nil, now: 300) == .fresh(fetchedAt: 200))
@@ -80,7 +89,8 @@ import Testing
         let blocker = temp.cache.bodyPath(key: key, ext: "png")
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: true)
         #expect(throws: CacheError.self) {
-            try temp.cache.store(key: key, body: [7, 7], metadata: temp.meta(key, format: "png", fetchedAt: 200))
+            try temp.cache.store(
+                key: key, body: [7, 7], metadata: temp.meta(key, format: "png", fetchedAt: 200))
         }
         #expect(readBytes(temp.cache.bodyPath(key: key, ext: "jpg")) == [1, 2, 3])
         #expect(temp.cache.metadata(key: key)?.fetchedAt == 100)
@@ -110,7 +120,8 @@ import Testing
         #expect(CacheError.diskFull("/c").description.contains("free space"))
         #expect(CacheError.from(errno: ENOSPC, path: "/c") == .diskFull("/c"))
         #expect(CacheError.from(errno: EDQUOT, path: "/c") == .diskFull("/c"))
-        if case .notWritable = CacheError.from(errno: EROFS, path: "/c") {} else {
+        if case .notWritable = CacheError.from(errno: EROFS, path: "/c") {
+        } else {
             Issue.record("EROFS must map to notWritable")
         }
     }
@@ -137,7 +148,8 @@ import Testing
     @Test func removeDeletesMetadataAndBody() throws {
         let temp = try TempCache()
         let key = "https://x/a.gif"
-        let stored = try temp.cache.store(key: key, body: [1], metadata: temp.meta(key, format: "gif", fetchedAt: 1))
+        let stored = try temp.cache.store(
+            key: key, body: [1], metadata: temp.meta(key, format: "gif", fetchedAt: 1))
         temp.cache.remove(key: key)
         #expect(temp.cache.lookup(key: key, maxAge: nil, now: 2) == .absent)
         #expect(!fileExists(stored.path))

@@ -9,7 +9,8 @@ final class TempCache {
     let cache: DiskCache
 
     init(durable: Bool = false) throws {
-        directory = FileManager.default.temporaryDirectory
+        directory =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("prewarm-cache-test-\(UUID().uuidString)").path
         cache = try DiskCache(root: directory + "/cache", durable: durable)
     }
