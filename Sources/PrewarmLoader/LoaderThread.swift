@@ -19,12 +19,6 @@ final class LoaderThread: @unchecked Sendable {
         var stopping = false
     }
 
-    private struct DelayedStart {
-        var at: Double
-        var id: UInt64
-        var request: LoadRequest
-    }
-
     private let inbox = Mutex(Inbox())
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
@@ -39,8 +33,7 @@ final class LoaderThread: @unchecked Sendable {
     // Loader-thread state: touched only by `run()` and what it calls.
     private var transfers: [UInt64: Transfer] = [:]
     private var transferByHandle: [UnsafeMutableRawPointer: UInt64] = [:]
-    private var delayed: [DelayedStart] = []
-    private var rateLimiter: HostRateLimiter
+    private var queue: StartQueue
 
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
@@ -56,8 +49,11 @@ final class LoaderThread: @unchecked Sendable {
         self.share = share
         self.configuration = configuration
         self.deliver = deliver
-        rateLimiter = HostRateLimiter(rate: configuration.perHostRate)
-        // Only the loader thread uses the share handle, so it needs no lock callbacks.
+        queue = StartQueue(
+            perHost: configuration.perHostConnections, total: configuration.maxTotalConnections,
+            rate: configuration.perHostRate)
+        // Only the loader thread uses the share handle, so it needs no lock callbacks. The multi
+        // limits are a backstop: `queue` already keeps transfers within them (see StartQueue).
         _ = pw_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
         _ = pw_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.perHostConnections))
         _ = pw_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
@@ -117,10 +113,11 @@ final class LoaderThread: @unchecked Sendable {
                 return
             }
             for command in commands { handle(command) }
-            startDueTransfers()
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished()
+            // Added handles expire at once, so the poll below returns immediately to run them.
+            startTransfers()
             _ = curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
     }
@@ -128,33 +125,29 @@ final class LoaderThread: @unchecked Sendable {
     private func handle(_ command: Command) {
         switch command {
         case .start(let id, let request):
-            let host = HostRateLimiter.host(of: request.url)
-            let at = rateLimiter.reserveStart(host: host, now: monotonicNow())
-            delayed.append(DelayedStart(at: at, id: id, request: request))
+            queue.enqueue(id: id, request: request)
         case .cancel(let id):
-            delayed.removeAll { $0.id == id }
-            if let transfer = transfers.removeValue(forKey: id) {
+            if !queue.removeWaiting(id: id), let transfer = transfers.removeValue(forKey: id) {
                 remove(transfer)
             }
         }
     }
 
-    private func startDueTransfers() {
-        guard !delayed.isEmpty else { return }
-        let now = monotonicNow()
-        let due = delayed.filter { $0.at <= now }
-        delayed.removeAll { $0.at <= now }
-        for item in due {
+    private func startTransfers() {
+        guard !queue.isEmpty else { return }
+        for item in queue.takeStartable(now: monotonicNow()) {
             guard
                 let transfer = Transfer(
                     id: item.id, request: item.request, userAgent: configuration.userAgent, share: share,
                     counter: counter)
             else {
+                queue.finished(id: item.id)
                 deliver(item.id, .failure(LoadError(kind: .other, message: "libcurl could not create a transfer")))
                 continue
             }
             let code = curl_multi_add_handle(multi, transfer.easy)
             guard code == CURLM_OK else {
+                queue.finished(id: item.id)
                 let text = String(cString: curl_multi_strerror(code))
                 deliver(item.id, .failure(LoadError(kind: .other, message: "curl: \(text)")))
                 continue
@@ -180,27 +173,27 @@ final class LoaderThread: @unchecked Sendable {
     private func remove(_ transfer: Transfer) {
         _ = curl_multi_remove_handle(multi, transfer.easy)
         transferByHandle[transfer.easy] = nil
+        queue.finished(id: transfer.id)
         activeTransfers.subtract(1, ordering: .relaxed)
         // `transfer` is released by the caller; its deinit cleans up the easy handle.
     }
 
     /// Milliseconds to sleep: until the next rate-limited start, at most a second (curl's own
-    /// timers shorten it further).
+    /// timers shorten it further; new commands and finished transfers wake it).
     private func pollTimeout() -> Int32 {
-        guard let next = delayed.map(\.at).min() else { return 1000 }
-        let wait = (next - monotonicNow()) * 1000
-        return Int32(max(0, min(1000, wait.rounded(.up))))
+        let now = monotonicNow()
+        guard let next = queue.nextRateLimitedStart(now: now) else { return 1000 }
+        return Int32(max(0, min(1000, ((next - now) * 1000).rounded(.up))))
     }
 
     private func tearDown(unstarted commands: [Command]) {
         let cancelled = LoadError(kind: .cancelled, message: "the loader was shut down")
-        var ids = transfers.keys.map { $0 } + delayed.map(\.id)
+        var ids = transfers.keys.map { $0 } + queue.removeAllWaiting()
         for command in commands {
             if case .start(let id, _) = command { ids.append(id) }
         }
         for transfer in transfers.values { remove(transfer) }
         transfers = [:]
-        delayed = []
         for id in ids { deliver(id, .failure(cancelled)) }
         curl_multi_cleanup(multi)
         curl_share_cleanup(share)

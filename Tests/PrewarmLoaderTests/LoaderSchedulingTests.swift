@@ -153,4 +153,27 @@ struct LoaderSchedulingTests {
         #expect(Date().timeIntervalSince(started) >= 0.45)
         #expect(fixture.origin.totalRequests == 3)
     }
+
+    @Test("the timeout counts from the start, not from when the request was queued for a connection")
+    func queuedRequestKeepsItsTimeout() async throws {
+        let fixture = try LoaderFixture(configuration: .init(perHostConnections: 1))
+        fixture.origin.setFile("q.jpg", contents: [7])
+        fixture.origin.hold(marker: "holdme")
+        defer { fixture.origin.release(marker: "holdme") }
+        let loader = fixture.loader
+        var first = fixture.request("/files/q.jpg?holdme=1")
+        first.timeout = 30
+        var queued = fixture.request("/files/q.jpg?queued=1")
+        queued.timeout = 0.3
+
+        let firstTask = Task { await loader.load(first) }
+        #expect(await fixture.origin.held(count: 1, timeout: 2))
+        let queuedTask = Task { await loader.load(queued) }
+        // Time has to pass here: longer than the queued request's whole timeout.
+        try await Task.sleep(for: .milliseconds(600))
+        fixture.origin.release(marker: "holdme")
+
+        #expect(await firstTask.value.response?.status == 200)
+        #expect(await queuedTask.value.response?.body == [7])
+    }
 }
