@@ -34,9 +34,10 @@ import Testing
         process.environment = ["ORIGIN": harness.origin.baseURL, "HOME": harness.directory]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        #expect(harness.origin.waitForHeld(count: 2, timeout: 10), "two requests in flight before the signal")
+        let origin = harness.origin
+        #expect(await onThread { origin.waitForHeld(count: 2, timeout: 20) }, "two requests in flight before the signal")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        await onThread { process.waitUntilExit() }
         harness.origin.release(marker: "hold-me")
         #expect(process.terminationStatus == 130)
         let data = try Data(contentsOf: URL(fileURLWithPath: report))

@@ -84,3 +84,11 @@ final class RunHarness {
             .filter { var isDirectory: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }
     }
 }
+
+/// Runs a blocking call (waiting on the origin, on a child process) on its own thread, so it never
+/// holds one of the few cooperative-pool threads the code under test needs.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
+    }
+}
