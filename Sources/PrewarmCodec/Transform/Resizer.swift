@@ -177,7 +177,12 @@ private struct ResizePlan {
                 value.w = 255
             }
             let clamped = value.clamped(lowerBound: low, upperBound: high) + 0.5
-            let bytes = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(clamped, rounding: .towardZero))
+            // Lane by lane: `SIMD4<Int32>(_:rounding:)` is not specialised and goes through a
+            // generic per-lane conversion that cost a fifth of all resize time; `Int32(Float)`
+            // is one truncating instruction (the +0.5 above makes it round to nearest).
+            let bytes = SIMD4<UInt8>(
+                UInt8(truncatingIfNeeded: Int32(clamped.x)), UInt8(truncatingIfNeeded: Int32(clamped.y)),
+                UInt8(truncatingIfNeeded: Int32(clamped.z)), UInt8(truncatingIfNeeded: Int32(clamped.w)))
             raw.storeBytes(of: bytes, toByteOffset: x * 4, as: SIMD4<UInt8>.self)
         }
     }
