@@ -109,9 +109,18 @@ final class Transfer {
             exceededMaxBytes = true
             return false
         }
+        if body.isEmpty { reserveForDeclaredLength() }
         body.append(contentsOf: bytes)
         counter.total.add(Int64(bytes.count), ordering: .relaxed)
         return true
+    }
+
+    /// One allocation for the whole body when the response declares its length (within maxBytes).
+    private func reserveForDeclaredLength() {
+        var length: curl_off_t = -1
+        guard pw_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length > 0
+        else { return }
+        body.reserveCapacity(Int(min(Int64(length), request.maxBytes)))
     }
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
