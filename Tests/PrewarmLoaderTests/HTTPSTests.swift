@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+
 @testable import PrewarmLoader
 
 /// A real TLS server: nginx on a free loopback port with a self-signed certificate made here.
@@ -40,7 +41,8 @@ final class NginxTLSServer {
     private let process = Process()
 
     init(files: [String: [UInt8]]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("prewarm-nginx-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "prewarm-nginx-\(UUID().uuidString)")
         let www = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         for (name, bytes) in files { try Data(bytes).write(to: www.appendingPathComponent(name)) }
@@ -48,8 +50,12 @@ final class NginxTLSServer {
         let dir = directory.path
         try NginxTLSServer.run(
             "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-             "-keyout", "\(dir)/key.pem", "-out", "\(dir)/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1"])
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                "-nodes",
+                "-keyout", "\(dir)/key.pem", "-out", "\(dir)/cert.pem", "-days", "1", "-subj",
+                "/CN=127.0.0.1",
+            ])
         port = try NginxTLSServer.freeLoopbackPort()
         let temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]
             .map { "\($0)_temp_path \(dir)/\($0);" }.joined(separator: " ")
