@@ -241,7 +241,8 @@ public enum URLSource: Sendable {
     case list([String])
     /// `url_file:`, resolved against the manifest's folder; already validated line by line.
     case file(path: String, count: Int)
-    /// `url_template:` with `values:`; keys in template order, each with its expanded values.
+    /// `url_template:` with `values:`; keys in `values:` order, each with its expanded values.
+    /// URLs are expanded with the first key varying slowest.
     case template(template: String, values: [TemplateValues])
 }
 

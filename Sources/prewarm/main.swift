@@ -1,2 +1,7 @@
+import Foundation
 import PrewarmKit
-print("prewarm")
+
+// The prewarm command line: argument parsing and dispatch only; the work lives in PrewarmKit.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status = await CommandLineInterface(console: Console()).run(arguments)
+exit(status)

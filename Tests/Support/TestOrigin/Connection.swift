@@ -121,10 +121,14 @@ struct Connection {
         switch response.delivery {
         case .whole, .closeDelimited:
             // One send for small answers keeps each response in a single segment.
-            guard Socket.sendAll(fd, Array(head.utf8) + frame(body[...], chunked: response.chunked, last: true)) else { return false }
+            guard Socket.sendAll(fd, Array(head.utf8) + frame(body[...], chunked: response.chunked, last: true)) else {
+                return false
+            }
             return keepAlive
         case .stallAtHalf:
-            guard Socket.sendAll(fd, Array(head.utf8) + frame(body[..<(body.count / 2)], chunked: response.chunked, last: false))
+            guard
+                Socket.sendAll(
+                    fd, Array(head.utf8) + frame(body[..<(body.count / 2)], chunked: response.chunked, last: false))
             else { return false }
             Socket.waitForPeerClose(fd)
             return false
@@ -138,11 +142,15 @@ struct Connection {
             while offset < body.count {
                 let end = min(offset + Self.dripPieceBytes, body.count)
                 let isLast = end == body.count
-                guard Socket.sendAll(fd, frame(body[offset..<end], chunked: response.chunked, last: isLast)) else { return false }
+                guard Socket.sendAll(fd, frame(body[offset..<end], chunked: response.chunked, last: isLast)) else {
+                    return false
+                }
                 offset = end
                 if !isLast { guard state.sleep(milliseconds: milliseconds) else { return false } }
             }
-            if body.isEmpty && response.chunked { guard Socket.sendAll(fd, frame([][...], chunked: true, last: true)) else { return false } }
+            if body.isEmpty && response.chunked {
+                guard Socket.sendAll(fd, frame([][...], chunked: true, last: true)) else { return false }
+            }
             return keepAlive
         }
     }

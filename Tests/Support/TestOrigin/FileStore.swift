@@ -44,7 +44,8 @@ final class FileStore: Sendable {
             let data = FileManager.default.contents(atPath: fullPath)
         else { return .notFound }
         let seconds = Int(info.st_mtim.tv_sec)
-        let etag = "\"\(String(info.st_size, radix: 16))-\(String(seconds, radix: 16))-\(String(info.st_mtim.tv_nsec, radix: 16))\""
+        let etag =
+            "\"\(String(info.st_size, radix: 16))-\(String(seconds, radix: 16))-\(String(info.st_mtim.tv_nsec, radix: 16))\""
         return .found(StoredFile(contents: [UInt8](data), etag: etag, lastModified: seconds))
     }
 

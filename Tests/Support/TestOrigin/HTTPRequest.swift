@@ -63,7 +63,8 @@ struct HTTPRequest: Sendable {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: " \t")
             fields.append((name, value))
         }
-        return HTTPRequest(method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headerFields: fields)
+        return HTTPRequest(
+            method: String(parts[0]), target: String(parts[1]), version: String(parts[2]), headerFields: fields)
     }
 
     static func parseQuery(_ target: String) -> [String: String] {

@@ -32,8 +32,11 @@ struct Router: Sendable {
         }
         switch path {
         case "/html":
-            let page = "<!doctype html>\n<html><head><title>test origin</title></head><body><p>not an image</p></body></html>\n"
-            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(page.utf8)))
+            let page =
+                "<!doctype html>\n<html><head><title>test origin</title></head><body><p>not an image</p></body></html>\n"
+            return .respond(
+                HTTPResponse(
+                    status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(page.utf8)))
         case "/redirect":
             guard let location = query["to"], !location.isEmpty else { return .respond(.text(400, "missing ?to=\n")) }
             return .respond(.redirect(to: location))
@@ -58,7 +61,8 @@ struct Router: Sendable {
         if transportFaults && faults.reset { return .reset }
         if ordinal <= faults.failCount {
             let retryAfter = faults.retryAfter.map { [(name: "Retry-After", value: $0)] } ?? []
-            return .respond(.text(faults.failStatus, "injected failure \(ordinal) of \(faults.failCount)\n", headers: retryAfter))
+            return .respond(
+                .text(faults.failStatus, "injected failure \(ordinal) of \(faults.failCount)\n", headers: retryAfter))
         }
         switch files.lookup(relativePath) {
         case .forbidden:
@@ -72,16 +76,21 @@ struct Router: Sendable {
         }
     }
 
-    private func fileResponse(_ file: StoredFile, path: String, request: HTTPRequest, validators: Bool) -> HTTPResponse {
+    private func fileResponse(_ file: StoredFile, path: String, request: HTTPRequest, validators: Bool) -> HTTPResponse
+    {
         guard validators else {
-            return HTTPResponse(status: 200, headers: [("Content-Type", FileStore.contentType(for: path))], body: file.contents)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", FileStore.contentType(for: path))], body: file.contents)
         }
-        let validatorHeaders = [(name: "ETag", value: file.etag), (name: "Last-Modified", value: HTTPDate.format(file.lastModified))]
+        let validatorHeaders = [
+            (name: "ETag", value: file.etag), (name: "Last-Modified", value: HTTPDate.format(file.lastModified)),
+        ]
         if Conditional.isNotModified(request: request, etag: file.etag, lastModified: file.lastModified) {
             return HTTPResponse(status: 304, headers: validatorHeaders)
         }
         return HTTPResponse(
-            status: 200, headers: [("Content-Type", FileStore.contentType(for: path))] + validatorHeaders, body: file.contents)
+            status: 200, headers: [("Content-Type", FileStore.contentType(for: path))] + validatorHeaders,
+            body: file.contents)
     }
 
     private func status(_ code: Substring, query: [String: String]) -> HTTPResponse {
@@ -101,7 +110,9 @@ struct Router: Sendable {
     private func setCookies(query: [String: String]) -> HTTPResponse {
         let pairs = query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         for pair in pairs { state.issueCookie(pair) }
-        return .text(200, "cookies set: \(pairs.joined(separator: "; "))\n", headers: pairs.map { ("Set-Cookie", "\($0); Path=/") })
+        return .text(
+            200, "cookies set: \(pairs.joined(separator: "; "))\n",
+            headers: pairs.map { ("Set-Cookie", "\($0); Path=/") })
     }
 
     private func hasIssuedCookie(_ request: HTTPRequest) -> Bool {

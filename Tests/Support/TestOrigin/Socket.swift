@@ -70,7 +70,8 @@ enum Socket {
         var offset = bytes.startIndex
         while offset < bytes.endIndex {
             let sent = bytes.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + (offset - bytes.startIndex), bytes.endIndex - offset, Int32(MSG_NOSIGNAL))
+                send(
+                    fd, buffer.baseAddress! + (offset - bytes.startIndex), bytes.endIndex - offset, Int32(MSG_NOSIGNAL))
             }
             if sent < 0 {
                 if errno == EINTR { continue }

@@ -1,2 +1,0 @@
-// PrewarmCache: see the README's architecture section.
-import PrewarmCore

@@ -1,0 +1,22 @@
+/// An integer rectangle of pixels: a crop of a `PixelBuffer`.
+public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The whole of an image of this size.
+    public init(_ size: PixelSize) {
+        self.init(x: 0, y: 0, width: size.width, height: size.height)
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    public var description: String { "\(width)×\(height)+\(x)+\(y)" }
+}

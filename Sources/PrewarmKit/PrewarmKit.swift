@@ -1,2 +1,0 @@
-// PrewarmKit: see the README's architecture section.
-import PrewarmCore

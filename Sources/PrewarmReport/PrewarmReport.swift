@@ -1,2 +1,0 @@
-// PrewarmReport: see the README's architecture section.
-import PrewarmCore
