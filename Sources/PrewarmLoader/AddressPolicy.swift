@@ -45,12 +45,14 @@ struct IPRange: Sendable, Hashable {
 
     init?(cidr: String) {
         let parts = cidr.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 1 || parts.count == 2, let address = IPRange.parseAddress(String(parts[0]))
+        guard parts.count == 1 || parts.count == 2,
+            let address = IPRange.parseAddress(String(parts[0]))
         else { return nil }
         let maxBits = address.count * 8
         var prefix = maxBits
         if parts.count == 2 {
-            guard let bits = Int(parts[1]), (0...maxBits).contains(bits), parts[1].allSatisfy(\.isNumber)
+            guard let bits = Int(parts[1]), (0...maxBits).contains(bits),
+                parts[1].allSatisfy(\.isNumber)
             else { return nil }
             prefix = bits
         }
@@ -113,6 +115,8 @@ struct AddressGuard: Sendable {
             inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count)) != nil
         }
         guard ok else { return "?" }
-        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(
+            decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self
+        )
     }
 }

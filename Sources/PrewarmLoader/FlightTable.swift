@@ -29,7 +29,9 @@ final class FlightTable: Sendable {
 
     /// Adds a waiter to the flight for `request`, starting a new flight (a transfer on `thread`)
     /// when none is in the air. Resumes at once with `.cancelled` when the loader is shut down.
-    func join(waiter: UInt64, request: LoadRequest, continuation: Continuation, thread: LoaderThread) {
+    func join(
+        waiter: UInt64, request: LoadRequest, continuation: Continuation, thread: LoaderThread
+    ) {
         let key = RequestKey(request)
         let accepted: Bool = state.withLock { state in
             var flight = state.flightByKey[key]
@@ -46,7 +48,9 @@ final class FlightTable: Sendable {
             return true
         }
         if !accepted {
-            continuation.resume(returning: .failure(LoadError(kind: .cancelled, message: "the loader was shut down")))
+            continuation.resume(
+                returning: .failure(
+                    LoadError(kind: .cancelled, message: "the loader was shut down")))
         }
     }
 
@@ -54,22 +58,29 @@ final class FlightTable: Sendable {
     /// else waits for it. Does nothing for a waiter that already got its result.
     func leave(waiter: UInt64, thread: LoaderThread) {
         let continuation: Continuation? = state.withLock { state in
-            guard let (flight, continuation) = state.waiters.removeValue(forKey: waiter) else { return nil }
+            guard let (flight, continuation) = state.waiters.removeValue(forKey: waiter) else {
+                return nil
+            }
             state.waitersByFlight[flight]?.remove(waiter)
             if state.waitersByFlight[flight]?.isEmpty == true {
                 state.waitersByFlight[flight] = nil
-                if let key = state.keyByFlight.removeValue(forKey: flight) { state.flightByKey[key] = nil }
+                if let key = state.keyByFlight.removeValue(forKey: flight) {
+                    state.flightByKey[key] = nil
+                }
                 thread.cancel(id: flight)
             }
             return continuation
         }
-        continuation?.resume(returning: .failure(LoadError(kind: .cancelled, message: "the request was cancelled")))
+        continuation?.resume(
+            returning: .failure(LoadError(kind: .cancelled, message: "the request was cancelled")))
     }
 
     /// Hands a flight's result to all its waiters.
     func finish(flight: UInt64, with result: Result<LoadResponse, LoadError>) {
         let continuations: [Continuation] = state.withLock { state in
-            if let key = state.keyByFlight.removeValue(forKey: flight) { state.flightByKey[key] = nil }
+            if let key = state.keyByFlight.removeValue(forKey: flight) {
+                state.flightByKey[key] = nil
+            }
             let waiters = state.waitersByFlight.removeValue(forKey: flight) ?? []
             return waiters.compactMap { state.waiters.removeValue(forKey: $0)?.continuation }
         }

@@ -36,7 +36,8 @@ public final class HTTPLoader: Sendable {
         let waiter = flights.makeWaiterID()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: FlightTable.Continuation) in
-                flights.join(waiter: waiter, request: request, continuation: continuation, thread: thread)
+                flights.join(
+                    waiter: waiter, request: request, continuation: continuation, thread: thread)
                 // A cancellation that came before `join` found nothing to cancel; catch it here.
                 if Task.isCancelled { flights.leave(waiter: waiter, thread: thread) }
             }

@@ -16,7 +16,9 @@ public struct LoadError: Error, Sendable {
     /// Body bytes received before the failure.
     public var bytesReceived: Int64
 
-    public init(kind: LoadFailureKind, message: String, status: Int? = nil, bytesReceived: Int64 = 0) {
+    public init(
+        kind: LoadFailureKind, message: String, status: Int? = nil, bytesReceived: Int64 = 0
+    ) {
         self.kind = kind
         self.message = message
         self.status = status

@@ -39,11 +39,13 @@ final class LoaderThread: @unchecked Sendable {
 
     init(configuration: LoaderConfiguration, deliver: @escaping Delivery) throws(LoadError) {
         guard LoaderThread.globalInit, let multi = curl_multi_init() else {
-            throw LoadError(kind: .other, message: "libcurl could not be initialised (curl_multi_init failed)")
+            throw LoadError(
+                kind: .other, message: "libcurl could not be initialised (curl_multi_init failed)")
         }
         guard let share = curl_share_init() else {
             curl_multi_cleanup(multi)
-            throw LoadError(kind: .other, message: "libcurl could not be initialised (curl_share_init failed)")
+            throw LoadError(
+                kind: .other, message: "libcurl could not be initialised (curl_share_init failed)")
         }
         self.multi = multi
         self.share = share
@@ -55,8 +57,10 @@ final class LoaderThread: @unchecked Sendable {
         // Only the loader thread uses the share handle, so it needs no lock callbacks. The multi
         // limits are a backstop: `queue` already keeps transfers within them (see StartQueue).
         _ = pw_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue))
-        _ = pw_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.perHostConnections))
-        _ = pw_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
+        _ = pw_multi_setopt_long(
+            multi, CURLMOPT_MAX_HOST_CONNECTIONS, max(0, configuration.perHostConnections))
+        _ = pw_multi_setopt_long(
+            multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, max(0, configuration.maxTotalConnections))
 
         finished.enter()
         let thread = Thread { [self] in
@@ -138,11 +142,15 @@ final class LoaderThread: @unchecked Sendable {
         for item in queue.takeStartable(now: monotonicNow()) {
             guard
                 let transfer = Transfer(
-                    id: item.id, request: item.request, userAgent: configuration.userAgent, share: share,
+                    id: item.id, request: item.request, userAgent: configuration.userAgent,
+                    share: share,
                     counter: counter)
             else {
                 queue.finished(id: item.id)
-                deliver(item.id, .failure(LoadError(kind: .other, message: "libcurl could not create a transfer")))
+                deliver(
+                    item.id,
+                    .failure(
+                        LoadError(kind: .other, message: "libcurl could not create a transfer")))
                 continue
             }
             let code = curl_multi_add_handle(multi, transfer.easy)

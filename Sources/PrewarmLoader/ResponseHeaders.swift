@@ -47,6 +47,9 @@ extension String {
 
 extension Substring {
     fileprivate func trimmingSpaces() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+        String(
+            drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: {
+                $0 == " " || $0 == "\t"
+            }).reversed())
     }
 }

@@ -92,7 +92,8 @@ struct StartQueue {
         var rest = Substring(url)
         if let schemeEnd = rest.range(of: "://") { rest = rest[schemeEnd.upperBound...] }
         let authority = rest.prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" })
-        let hostPart = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
+        let hostPart =
+            authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
         return hostPart.lowercased()
     }
 }

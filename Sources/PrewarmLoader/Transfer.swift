@@ -27,7 +27,10 @@ final class Transfer {
 
     var bytesReceived: Int64 { Int64(body.count) }
 
-    init?(id: UInt64, request: LoadRequest, userAgent: String, share: UnsafeMutableRawPointer?, counter: ByteCounter) {
+    init?(
+        id: UInt64, request: LoadRequest, userAgent: String, share: UnsafeMutableRawPointer?,
+        counter: ByteCounter
+    ) {
         guard let easy = curl_easy_init() else { return nil }
         self.id = id
         self.request = request
@@ -77,7 +80,8 @@ final class Transfer {
         }
         if request.useCookies, let share {
             _ = pw_easy_setopt_pointer(easy, CURLOPT_SHARE, share)
-            setString(CURLOPT_COOKIEFILE, "")  // "" turns the cookie engine on without reading a file
+            // "" turns the cookie engine on without reading a file.
+            setString(CURLOPT_COOKIEFILE, "")
         }
 
         _ = pw_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, transferWriteBody)
@@ -109,9 +113,19 @@ final class Transfer {
             exceededMaxBytes = true
             return false
         }
+        if body.isEmpty { reserveForDeclaredLength() }
         body.append(contentsOf: bytes)
         counter.total.add(Int64(bytes.count), ordering: .relaxed)
         return true
+    }
+
+    /// One allocation for the whole body when the response declares its length (within maxBytes).
+    private func reserveForDeclaredLength() {
+        var length: curl_off_t = -1
+        guard pw_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK,
+            length > 0
+        else { return }
+        body.reserveCapacity(Int(min(Int64(length), request.maxBytes)))
     }
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
@@ -134,7 +148,8 @@ final class Transfer {
 }
 
 private func transferWriteBody(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+    _ context: UnsafeMutableRawPointer?
 ) -> Int {
     guard let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -143,7 +158,8 @@ private func transferWriteBody(
 }
 
 private func transferWriteHeader(
-    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+    _ context: UnsafeMutableRawPointer?
 ) -> Int {
     guard let context else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
@@ -153,7 +169,8 @@ private func transferWriteHeader(
 }
 
 private func transferOpenSocket(
-    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype, _ address: UnsafeMutablePointer<curl_sockaddr>?
+    _ context: UnsafeMutableRawPointer?, _ purpose: curlsocktype,
+    _ address: UnsafeMutablePointer<curl_sockaddr>?
 ) -> curl_socket_t {
     guard let context, let address else { return CURL_SOCKET_BAD }
     let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()

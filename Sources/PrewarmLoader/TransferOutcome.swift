@@ -1,6 +1,6 @@
 import CCurl
-import PrewarmCore
 import Glibc
+import PrewarmCore
 
 /// Turns a finished transfer into the caller's result: a response, or a failure whose message says
 /// what curl saw and what to do about it.
@@ -12,7 +12,8 @@ extension Transfer {
 
     private var status: Int? {
         var value = 0
-        guard pw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &value) == CURLE_OK, value > 0 else {
+        guard pw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &value) == CURLE_OK, value > 0
+        else {
             return nil
         }
         return value
@@ -54,7 +55,8 @@ extension Transfer {
     /// Values that must never show in a message: the password and credential-bearing headers.
     private var secrets: [String] {
         let sensitive: Set<String> = ["authorization", "proxy-authorization", "cookie"]
-        var values = request.headers.filter { sensitive.contains($0.name.lowercased()) }.map(\.value)
+        var values = request.headers.filter { sensitive.contains($0.name.lowercased()) }.map(
+            \.value)
         if let credentials = request.credentials { values.append(credentials.password) }
         return values
     }
@@ -69,7 +71,10 @@ extension Transfer {
         let sawResponse = headers.responsesSeen > 0
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            return (.timeout, "the origin did not finish within \(request.timeout) s; raise `timeout` or check the origin")
+            return (
+                .timeout,
+                "the origin did not finish within \(request.timeout) s; raise `timeout` or check the origin"
+            )
         case CURLE_COULDNT_CONNECT where refusedAddress != nil:
             return (
                 .blockedAddress,
@@ -77,11 +82,17 @@ extension Transfer {
                     + "loopback, private and listed ranges when the manifest's network.deny names them"
             )
         case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_GOT_NOTHING:
-            return (.connect, "the origin is unreachable or closed the connection; check host, port and firewall")
+            return (
+                .connect,
+                "the origin is unreachable or closed the connection; check host, port and firewall"
+            )
         case CURLE_RECV_ERROR where bytesReceived == 0:
             return (.connect, "the connection failed before any body arrived; check the origin")
         case CURLE_RECV_ERROR, CURLE_PARTIAL_FILE:
-            return (.truncated, "the body ended early after \(bytesReceived) bytes; the origin or a proxy cut it")
+            return (
+                .truncated,
+                "the body ended early after \(bytesReceived) bytes; the origin or a proxy cut it"
+            )
         case CURLE_COULDNT_RESOLVE_HOST:
             return (.dns, "the host name did not resolve; check the URL and DNS")
         case CURLE_COULDNT_RESOLVE_PROXY:
@@ -93,13 +104,21 @@ extension Transfer {
             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
             return (.tls, "TLS failed; check the certificate (allow_invalid_ssl is for tests only)")
         case CURLE_TOO_MANY_REDIRECTS:
-            return (.tooManyRedirects, "more than \(request.maxRedirects) redirects; the URL may loop")
+            return (
+                .tooManyRedirects, "more than \(request.maxRedirects) redirects; the URL may loop"
+            )
         case CURLE_FILESIZE_EXCEEDED:
             return (.tooLarge, "the body is larger than max_bytes (\(request.maxBytes) bytes)")
         case CURLE_WRITE_ERROR where exceededMaxBytes:
-            return (.tooLarge, "the body passed max_bytes (\(request.maxBytes) bytes); raise max_bytes to allow it")
+            return (
+                .tooLarge,
+                "the body passed max_bytes (\(request.maxBytes) bytes); raise max_bytes to allow it"
+            )
         case CURLE_UNSUPPORTED_PROTOCOL where sawResponse:
-            return (.blockedAddress, "refused a redirect\(redirectTarget); only http/https redirects are followed")
+            return (
+                .blockedAddress,
+                "refused a redirect\(redirectTarget); only http/https redirects are followed"
+            )
         case CURLE_UNSUPPORTED_PROTOCOL:
             return (.invalidURL, "only http and https URLs are fetched")
         case CURLE_URL_MALFORMAT:

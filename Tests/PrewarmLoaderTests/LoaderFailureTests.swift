@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestOrigin
+import Testing
+
 @testable import PrewarmLoader
 
 @Suite("HTTPLoader failures")
@@ -81,7 +82,8 @@ struct LoaderFailureTests {
     func redirectToFile() async throws {
         let fixture = try LoaderFixture()
 
-        let error = try #require(await fixture.load("/redirect?to=file%3A%2F%2F%2Fetc%2Fpasswd").error)
+        let error = try #require(
+            await fixture.load("/redirect?to=file%3A%2F%2F%2Fetc%2Fpasswd").error)
 
         #expect(error.kind == .blockedAddress)
         #expect(error.message.contains("only http/https redirects are followed"))
@@ -92,8 +94,12 @@ struct LoaderFailureTests {
     func invalidURLs() async throws {
         let fixture = try LoaderFixture()
 
-        #expect(await fixture.loader.load(LoadRequest(url: "file:///etc/passwd")).error?.kind == .invalidURL)
-        #expect(await fixture.loader.load(LoadRequest(url: "http://exa mple.com[/x")).error?.kind == .invalidURL)
+        #expect(
+            await fixture.loader.load(LoadRequest(url: "file:///etc/passwd")).error?.kind
+                == .invalidURL)
+        #expect(
+            await fixture.loader.load(LoadRequest(url: "http://exa mple.com[/x")).error?.kind
+                == .invalidURL)
     }
 
     @Test("loopback is refused when denyLoopback is set, naming the address")
@@ -131,7 +137,8 @@ struct LoaderFailureTests {
         let port = fixture.origin.port
         fixture.origin.stop()
 
-        let error = try #require(await fixture.loader.load(LoadRequest(url: "http://127.0.0.1:\(port)/x")).error)
+        let error = try #require(
+            await fixture.loader.load(LoadRequest(url: "http://127.0.0.1:\(port)/x")).error)
 
         #expect(error.kind == .connect)
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestOrigin
+import Testing
+
 @testable import PrewarmLoader
 
 @Suite("HTTPLoader fetches")
@@ -55,8 +56,10 @@ struct LoaderFetchTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let date = formatter.string(from: future).addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let dated = try #require(await fixture.load("/files/x.jpg?fail=1&status=429&retry_after=\(date)").response)
+        let date = formatter.string(from: future).addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics)!
+        let dated = try #require(
+            await fixture.load("/files/x.jpg?fail=1&status=429&retry_after=\(date)").response)
         #expect(dated.status == 429)
         let seconds = try #require(dated.retryAfter)
         #expect(seconds > 3000 && seconds <= 3600)
@@ -67,7 +70,8 @@ struct LoaderFetchTests {
         let fixture = try LoaderFixture()
         let bytes = LoaderFixture.sampleBytes(count: 1000)
         fixture.origin.setFile("target.gif", contents: bytes)
-        let target = fixture.url("/files/target.gif").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let target = fixture.url("/files/target.gif").addingPercentEncoding(
+            withAllowedCharacters: .alphanumerics)!
 
         let response = try #require(await fixture.load("/redirect?to=\(target)").response)
 

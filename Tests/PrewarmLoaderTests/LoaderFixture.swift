@@ -1,5 +1,6 @@
 import Foundation
 import TestOrigin
+
 @testable import PrewarmLoader
 
 /// A fresh origin and loader per test, so counters and limits never leak between tests.
@@ -60,7 +61,9 @@ extension TestOrigin {
     /// cooperative pool (2 on a 2-core machine) stay free for the loads being waited for.
     func held(count: Int, timeout: Double = 2) async -> Bool {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.waitForHeld(count: count, timeout: timeout)) }.start()
+            Thread {
+                continuation.resume(returning: self.waitForHeld(count: count, timeout: timeout))
+            }.start()
         }
     }
 }

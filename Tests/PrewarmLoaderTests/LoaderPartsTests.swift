@@ -1,14 +1,19 @@
 import Testing
+
 @testable import PrewarmLoader
 
 @Suite("Loader parts")
 struct LoaderPartsTests {
     @Test("CIDRs and bare addresses validate; junk does not")
     func cidrValidation() {
-        for good in ["10.0.0.0/8", "203.0.113.7", "2001:db8::/32", "::1", "0.0.0.0/0", "fe80::/10"] {
+        for good in ["10.0.0.0/8", "203.0.113.7", "2001:db8::/32", "::1", "0.0.0.0/0", "fe80::/10"]
+        {
             #expect(AddressPolicy.validateCIDR(good), "\(good)")
         }
-        for bad in ["", "10.0.0.0/33", "10.0.0/8", "2001:db8::/129", "host.example", "10.0.0.0/-1", "1.2.3.4/8/9", "1.2.3.4/ 8"] {
+        for bad in [
+            "", "10.0.0.0/33", "10.0.0/8", "2001:db8::/129", "host.example", "10.0.0.0/-1",
+            "1.2.3.4/8/9", "1.2.3.4/ 8",
+        ] {
             #expect(!AddressPolicy.validateCIDR(bad), "\(bad)")
         }
     }
@@ -21,7 +26,10 @@ struct LoaderPartsTests {
         #expect(open.refusal(for: [127, 0, 0, 1]) == nil)
         #expect(open.refusal(for: [10, 1, 2, 3]) == nil)
 
-        let strict = AddressGuard(ranges: AddressPolicy(denyLoopback: true, denyPrivate: true, deniedCIDRs: ["198.51.100.0/24"]).deniedRanges)
+        let strict = AddressGuard(
+            ranges: AddressPolicy(
+                denyLoopback: true, denyPrivate: true, deniedCIDRs: ["198.51.100.0/24"]
+            ).deniedRanges)
         #expect(strict.refusal(for: [127, 9, 9, 9])?.text == "127.0.0.0/8")
         #expect(strict.refusal(for: try #require(IPRange.parseAddress("::1"))) != nil)
         #expect(strict.refusal(for: [172, 31, 255, 255]) != nil)
@@ -38,9 +46,11 @@ struct LoaderPartsTests {
     @Test("only the final response's headers are kept, names lowercased")
     func headerParsing() {
         var headers = ResponseHeaders()
-        for line in ["HTTP/1.1 302 Found\r\n", "Location: /b\r\n", "ETag: \"old\"\r\n", "\r\n",
-                     "HTTP/1.1 200 OK\r\n", "Content-Type: image/png\r\n", "ETag:  \"new\" \r\n",
-                     "Vary: Accept\r\n", "Vary: Cookie\r\n", "\r\n"] {
+        for line in [
+            "HTTP/1.1 302 Found\r\n", "Location: /b\r\n", "ETag: \"old\"\r\n", "\r\n",
+            "HTTP/1.1 200 OK\r\n", "Content-Type: image/png\r\n", "ETag:  \"new\" \r\n",
+            "Vary: Accept\r\n", "Vary: Cookie\r\n", "\r\n",
+        ] {
             headers.consume(line: line)
         }
         #expect(headers.responsesSeen == 2)
@@ -71,7 +81,9 @@ struct LoaderPartsTests {
             queue.takeStartable(now: now).map(\.id)
         }
         var queue = StartQueue(perHost: 2, total: 3, rate: 0)
-        for id in 1...4 { queue.enqueue(id: UInt64(id), request: LoadRequest(url: "http://a.test/\(id)")) }
+        for id in 1...4 {
+            queue.enqueue(id: UInt64(id), request: LoadRequest(url: "http://a.test/\(id)"))
+        }
         queue.enqueue(id: 5, request: LoadRequest(url: "http://B.test:8080/x"))
         queue.enqueue(id: 6, request: LoadRequest(url: "http://user:pw@c.test/x"))
         #expect(take(&queue, at: 0) == [1, 2, 5])  // a.test is full at 2, the total at 3
@@ -84,7 +96,9 @@ struct LoaderPartsTests {
         #expect(queue.isEmpty)
 
         var rated = StartQueue(perHost: 0, total: 0, rate: 2)
-        for id in 1...3 { rated.enqueue(id: UInt64(id), request: LoadRequest(url: "http://a.test/\(id)")) }
+        for id in 1...3 {
+            rated.enqueue(id: UInt64(id), request: LoadRequest(url: "http://a.test/\(id)"))
+        }
         rated.enqueue(id: 9, request: LoadRequest(url: "http://other.test/"))
         #expect(take(&rated, at: 10) == [1, 9])
         #expect(rated.nextRateLimitedStart(now: 10) == 10.5)
@@ -95,7 +109,8 @@ struct LoaderPartsTests {
 
     @Test("the host key drops user info and case, keeps the port")
     func hostKey() {
-        #expect(StartQueue.host(of: "https://u:p@CDN.Example.com:8443/a?b#c") == "cdn.example.com:8443")
+        #expect(
+            StartQueue.host(of: "https://u:p@CDN.Example.com:8443/a?b#c") == "cdn.example.com:8443")
         #expect(StartQueue.host(of: "http://[::1]:80/x") == "[::1]:80")
     }
 
@@ -104,6 +119,8 @@ struct LoaderPartsTests {
         #expect(LoadError(kind: .cancelled, message: "").failureReason == nil)
         #expect(LoadError(kind: .other, message: "").failureReason == .connect)
         #expect(LoadError(kind: .blockedAddress, message: "").failureReason == .blockedAddress)
-        #expect(LoadError(kind: .tooManyRedirects, message: "").failureReason?.code == "too_many_redirects")
+        #expect(
+            LoadError(kind: .tooManyRedirects, message: "").failureReason?.code
+                == "too_many_redirects")
     }
 }

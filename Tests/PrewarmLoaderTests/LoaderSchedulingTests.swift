@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestOrigin
+import Testing
+
 @testable import PrewarmLoader
 
 @Suite("HTTPLoader scheduling")
@@ -154,7 +155,8 @@ struct LoaderSchedulingTests {
         #expect(fixture.origin.totalRequests == 3)
     }
 
-    @Test("the timeout counts from the start, not from when the request was queued for a connection")
+    @Test(
+        "the timeout counts from the start, not from when the request was queued for a connection")
     func queuedRequestKeepsItsTimeout() async throws {
         let fixture = try LoaderFixture(configuration: .init(perHostConnections: 1))
         fixture.origin.setFile("q.jpg", contents: [7])
