@@ -66,6 +66,6 @@ measure() {
   local out="$work/time-$label.txt"
   /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>"$work/stderr-$label.txt" || {
     echo "$label failed (exit $?): see $work/stderr-$label.txt" >&2; return 1; }
-  read -r wall rss < "$out"
+  read -r wall rss < <(tail -1 "$out")
   printf '%-28s %8.2f s %8.1f MB\n' "$label" "$wall" "$(awk "BEGIN{print $rss/1024}")"
 }
