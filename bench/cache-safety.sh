@@ -14,13 +14,14 @@ ls "$work/corpus" | sed "s|^|$origin/|" > "$work/safety-urls.txt"
 echo "corpus: 240 URLs, $(du -sh "$work/corpus" | cut -f1)" >&2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-manifest() { # NAME URL_FILE EXTRA_CACHE_YAML
+manifest() { # NAME URL_FILE EXTRA_CACHE_YAML [OPTIONS]
   cat > "$work/$1.yaml" <<YAML
 version: 1
 job: $1
 cache: { $3 }
 defaults:
   concurrency: 4
+  options: [${4:-}]
   variants: [{ name: thumb, width: 160, height: 160, fit: cover, format: webp }]
 groups:
   - { name: all, url_file: $2 }
@@ -29,9 +30,12 @@ YAML
 
 echo "== 1. kill -9 at 20 random moments" >&2
 manifest crash "$work/safety-urls.txt" ""
+# The killed runs overwrite every entry (from_loader_only), so each kill lands on writes in progress
+# over a cache that already holds entries; the final re-run is the plain job.
+manifest crash-force "$work/safety-urls.txt" "" from_loader_only
 rm -rf "$work/crash-cache"
 for i in $(seq 1 20); do
-  "$prewarm" run "$work/crash.yaml" --cache "$work/crash-cache" --progress none --quiet &
+  "$prewarm" run "$work/crash-force.yaml" --cache "$work/crash-cache" --progress none --quiet &
   pid=$!
   sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.05 + (r % 150) / 100 }')"
   kill -9 $pid 2>/dev/null || true
@@ -91,7 +95,7 @@ rm -rf "$work/capped-cache"
 pid=$!
 peak=0
 while kill -0 $pid 2>/dev/null; do
-  size=$(du -sb "$work/capped-cache/v1" 2>/dev/null | cut -f1); size=${size:-0}
+  size=$( (du -sb "$work/capped-cache/v1" 2>/dev/null || true) | cut -f1); size=${size:-0}
   [ "$size" -gt "$peak" ] && peak=$size
   sleep 0.05
 done
