@@ -46,7 +46,7 @@ enum URLFile {
     }
 
     /// The byte range of the URL in one raw line, or nil for blank and comment lines.
-    private static func urlRange(in line: UnsafeBufferPointer<UInt8>, isFirstLine: Bool) -> (Int, Int)? {
+    static func urlRange(in line: UnsafeBufferPointer<UInt8>, isFirstLine: Bool) -> (Int, Int)? {
         var start = 0
         if isFirstLine, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF { start = 3 }  // UTF-8 BOM
         var end = line.count
@@ -70,5 +70,40 @@ enum URLFile {
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C
+    }
+}
+
+/// Reads a `url_file` one URL at a time, by the same rules as the loader's validation pass (it
+/// shares `URLFile.urlRange`), for callers that pull: the scheduler takes one URL when a slot frees
+/// up, so a list of millions never sits in memory.
+public final class URLFileLineReader {
+    private let file: UnsafeMutablePointer<FILE>?
+    private var buffer: UnsafeMutablePointer<CChar>? = nil
+    private var capacity = 0
+    private var lineNumber = 0
+
+    /// Opens `path`; a file that cannot be opened reads as empty (it was validated at load time).
+    public init(path: String) { file = fopen(path, "r") }
+
+    deinit {
+        if let file { fclose(file) }
+        free(buffer)
+    }
+
+    /// The next URL, or nil at the end of the file.
+    public func next() -> String? {
+        guard let file else { return nil }
+        while true {
+            let length = getline(&buffer, &capacity, file)
+            guard length >= 0, let buffer else { return nil }
+            lineNumber += 1
+            let isFirstLine = lineNumber == 1
+            let url = buffer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes -> String? in
+                let line = UnsafeBufferPointer(start: bytes, count: length)
+                guard let (start, end) = URLFile.urlRange(in: line, isFirstLine: isFirstLine) else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)
+            }
+            if let url { return url }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PrewarmCore
 import PrewarmManifest
 import Testing
@@ -111,5 +112,18 @@ import Testing
         var rest: [String] = []
         scheduler.drainRemaining { rest.append($0.url) }
         #expect(rest == ["b", "c", "d"])
+    }
+}
+
+@Suite struct URLCursorTests {
+    @Test func urlFilesFollowTheLoadersCommentRules() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cursor-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "# header\n\n  https://x.test/a.jpg   # hero\nhttps://x.test/b.jpg\r\n\t# indented comment\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let cursor = URLCursor(source: .file(path: path, count: 2))
+        var urls: [String] = []
+        while let url = cursor.next() { urls.append(url) }
+        #expect(urls == ["https://x.test/a.jpg", "https://x.test/b.jpg"])
     }
 }

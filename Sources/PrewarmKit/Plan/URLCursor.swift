@@ -1,17 +1,16 @@
-import Glibc
 import PrewarmManifest
 
 /// Pulls a group's URLs one at a time, without materialising the list: `url_file` is read line by
 /// line and `url_template` is expanded by counting through its values (mixed radix, first key
 /// slowest), so a million-URL group costs one URL of memory.
 ///
-/// The manifest loader already validated every URL; the cursor only has to reproduce the same
-/// sequence (same trimming and comment rules as the loader).
+/// The manifest loader already validated every URL; `url_file` lines are read by the manifest
+/// module's own reader, so the comment and trimming rules cannot drift apart.
 final class URLCursor {
     private enum State {
         case list([String], next: Int)
         case template(parts: [TemplatePart], values: [[String]], odometer: [Int], done: Bool)
-        case file(handle: UnsafeMutablePointer<FILE>?)
+        case file(URLFileLineReader)
     }
 
     private enum TemplatePart {
@@ -26,7 +25,7 @@ final class URLCursor {
         case .list(let urls):
             state = .list(urls, next: 0)
         case .file(let path, _):
-            state = .file(handle: fopen(path, "r"))
+            state = .file(URLFileLineReader(path: path))
         case .template(let template, let values):
             let parts = URLCursor.parse(template: template, names: values.map(\.name))
             let lists = values.map(\.values)
@@ -36,10 +35,6 @@ final class URLCursor {
         }
     }
 
-    deinit {
-        if case .file(let handle?) = state { fclose(handle) }
-    }
-
     /// The next URL, or nil when the source is exhausted.
     func next() -> String? {
         switch state {
@@ -47,9 +42,8 @@ final class URLCursor {
             guard index < urls.count else { return nil }
             state = .list(urls, next: index + 1)
             return urls[index]
-        case .file(let handle):
-            guard let handle else { return nil }
-            return URLCursor.nextLine(from: handle)
+        case .file(let reader):
+            return reader.next()
         case .template(let parts, let values, var odometer, let done):
             guard !done else { return nil }
             var url = ""
@@ -74,28 +68,6 @@ final class URLCursor {
             state = .template(parts: parts, values: values, odometer: odometer, done: finished)
             return url
         }
-    }
-
-    /// Skips blank lines and `#` comments; trims surrounding whitespace (the loader's rules).
-    private static func nextLine(from handle: UnsafeMutablePointer<FILE>) -> String? {
-        var buffer: UnsafeMutablePointer<CChar>? = nil
-        var capacity = 0
-        defer { free(buffer) }
-        while true {
-            let length = getline(&buffer, &capacity, handle)
-            guard length >= 0, let buffer else { return nil }
-            let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
-            var start = 0
-            var end = length
-            while start < end, isSpace(bytes[start]) { start += 1 }
-            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-            if start == end || bytes[start] == UInt8(ascii: "#") { continue }
-            return String(decoding: bytes[start..<end], as: UTF8.self)
-        }
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0a || byte == 0x0d
     }
 
     private static func parse(template: String, names: [String]) -> [TemplatePart] {
