@@ -82,7 +82,7 @@ import Testing
             defaults:
               retries: 2
               backoff: 10ms
-              timeout: 1s
+              timeout: 30s
               options: [avoid_decode]
             groups:
               - name: flaky
@@ -90,6 +90,7 @@ import Testing
               - name: limited
                 urls: ["${ORIGIN}/files/kitty.png?fail=1&status=429&retry_after=1"]
               - name: stalled
+                timeout: 1s
                 urls: ["${ORIGIN}/files/kitty.gif?stall=1"]
               - name: cut
                 urls: ["${ORIGIN}/files/flower.jpg?truncate=1000"]

@@ -78,7 +78,7 @@ final class NginxTLSServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        guard NginxTLSServer.waitUntilListening(port: port, timeout: 2) else {
+        guard NginxTLSServer.waitUntilListening(port: port, timeout: 20) else {
             stop()
             throw ServerError(message: "nginx did not start listening on \(port)")
         }

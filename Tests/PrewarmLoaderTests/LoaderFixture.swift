@@ -59,7 +59,10 @@ func eventually(timeout: Double = 2, _ condition: () -> Bool) async -> Bool {
 extension TestOrigin {
     /// `waitForHeld` blocks its thread; run it on its own thread so the few threads of Swift's
     /// cooperative pool (2 on a 2-core machine) stay free for the loads being waited for.
-    func held(count: Int, timeout: Double = 2) async -> Bool {
+    /// Waits for `count` requests to be held at the origin. The timeout is only an upper bound on
+    /// waiting for that event: under a full parallel `swift test` on 2 cores, synchronous codec
+    /// tests can occupy both cooperative threads for seconds before the loads even start.
+    func held(count: Int, timeout: Double = 60) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread {
                 continuation.resume(returning: self.waitForHeld(count: count, timeout: timeout))

@@ -17,7 +17,7 @@ struct LoaderSchedulingTests {
         let loader = fixture.loader
         let request = fixture.request("/files/same.jpg")
         let first = Task { await loader.load(request) }
-        #expect(await fixture.origin.held(count: 1, timeout: 2))
+        #expect(await fixture.origin.held(count: 1, timeout: 60))
         let others = (0..<3).map { _ in Task { await loader.load(request) } }
         #expect(await eventually { loader.waitingCallers == 4 })
         fixture.origin.release(marker: "same.jpg")
@@ -55,7 +55,7 @@ struct LoaderSchedulingTests {
         let tasks = (0..<6).map { index in
             Task { await loader.load(fixture.request("/files/p.jpg?held=\(index)")) }
         }
-        #expect(await fixture.origin.held(count: 2, timeout: 2))
+        #expect(await fixture.origin.held(count: 2, timeout: 60))
         let thirdGotThrough = await fixture.origin.held(count: 3, timeout: 0.3)
         #expect(!thirdGotThrough)
         fixture.origin.release(marker: "held")
@@ -76,7 +76,7 @@ struct LoaderSchedulingTests {
 
         let loader = fixture.loader
         let task = Task { await loader.load(request) }
-        #expect(await fixture.origin.held(count: 1, timeout: 2))
+        #expect(await fixture.origin.held(count: 1, timeout: 60))
         #expect(loader.activeTransfers == 1)
         task.cancel()
 
@@ -96,7 +96,7 @@ struct LoaderSchedulingTests {
         let request = fixture.request("/files/k.jpg")
 
         let staying = Task { await loader.load(request) }
-        #expect(await fixture.origin.held(count: 1, timeout: 2))
+        #expect(await fixture.origin.held(count: 1, timeout: 60))
         let leaving = Task { await loader.load(request) }
         #expect(await eventually { loader.waitingCallers == 2 })
         leaving.cancel()
@@ -129,7 +129,7 @@ struct LoaderSchedulingTests {
         let request = fixture.request("/files/s.jpg")
 
         let task = Task { await loader.load(request) }
-        #expect(await fixture.origin.held(count: 1, timeout: 2))
+        #expect(await fixture.origin.held(count: 1, timeout: 60))
         loader.shutdown()
         loader.shutdown()
 
@@ -169,7 +169,7 @@ struct LoaderSchedulingTests {
         queued.timeout = 0.3
 
         let firstTask = Task { await loader.load(first) }
-        #expect(await fixture.origin.held(count: 1, timeout: 2))
+        #expect(await fixture.origin.held(count: 1, timeout: 60))
         let queuedTask = Task { await loader.load(queued) }
         // Time has to pass here: longer than the queued request's whole timeout.
         try await Task.sleep(for: .milliseconds(600))

@@ -330,7 +330,7 @@ struct TestOriginTests {
             client.send("GET", "/files/note.txt?held=\(index)")
             return client
         }
-        #expect(origin.waitForHeld(count: 3, timeout: 2))
+        #expect(origin.waitForHeld(count: 3, timeout: 20))
         #expect(origin.currentConcurrentRequests == 3)
         // Requests without the marker pass while the others are held.
         #expect(try fetch(origin, "/files/note.txt").status == 200)
@@ -352,7 +352,7 @@ struct TestOriginTests {
         let held = try RawClient(port: origin.port)
         held.send("GET", "/files/note.txt?forever")
         let idle = try RawClient(port: origin.port)
-        #expect(origin.waitForHeld(count: 1, timeout: 2))
+        #expect(origin.waitForHeld(count: 1, timeout: 20))
 
         origin.stop()
         origin.stop()  // idempotent
