@@ -71,12 +71,13 @@ public final class RunCoordinator: Sendable {
 
         sinks.start()
         let driver = Task {
-            await self.drive(jobs: jobs, pipeline: pipeline, sinks: sinks, sizeGuards: sizeGuards, stop: stop)
+            await self.drive(jobs: jobs, pipeline: pipeline, sinks: sinks, sizeGuards: sizeGuards)
         }
         stop.onStop { driver.cancel() }
         if stop.reason != nil { driver.cancel() }
         await driver.value
-        for sizeGuard in sizeGuards { sizeGuard.finish() }
+        // max_size holds at the end of every run, counting other processes' writes too.
+        for sizeGuard in sizeGuards { _ = sizeGuard.finish() }
         withExtendedLifetime(locks) {}
 
         let reason = stop.reason
@@ -86,15 +87,14 @@ public final class RunCoordinator: Sendable {
         if case .fatal(let message)? = reason {
             console.error("prewarm: stopped: \(message)")
         }
-        sinks.finish(exitCode: code, interrupted: { if case .signal = reason { return true } else { return false } }())
+        sinks.finish(exitCode: code, interrupted: reason?.isSignal ?? false)
         return code
     }
 
     /// The scheduling loop: one task per URL in flight; the skip path (fresh in cache) is answered
     /// inline without a task, so a warm re-run costs about one stat per URL.
     private func drive(
-        jobs: [JobContext], pipeline: URLPipeline, sinks: ReportSinks, sizeGuards: [SizeGuard],
-        stop: StopSignal
+        jobs: [JobContext], pipeline: URLPipeline, sinks: ReportSinks, sizeGuards: [SizeGuard]
     ) async {
         let scheduler = makeScheduler(jobs)
         await withTaskGroup(of: (WorkItem, URLResult).self) { tasks in

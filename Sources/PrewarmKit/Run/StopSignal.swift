@@ -9,6 +9,11 @@ public enum StopReason: Sendable, Equatable {
     /// A fatal environment error (exit 3): disk full, cache not writable.
     case fatal(String)
 
+    var isSignal: Bool {
+        if case .signal = self { return true }
+        return false
+    }
+
     var exitCode: Int32 {
         switch self {
         case .signal(let number): return 128 + number
