@@ -19,10 +19,11 @@ enum URLCheck {
             index += 1
         }
         guard index < bytes.count, index > 0 else { return "has no scheme; write it as http://host/path or https://host/path" }
-        let scheme = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<index]), as: UTF8.self).lowercased()
-        guard scheme == "http" || scheme == "https" else {
+        guard isHTTPScheme(UnsafeBufferPointer(rebasing: bytes[0..<index])) else {
+            let scheme = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<index]), as: UTF8.self).lowercased()
             return "has the scheme '\(scheme)'; only http and https are supported"
         }
+        let scheme = index == 4 ? "http" : "https"
         guard bytes.count >= index + 3, bytes[index + 1] == 0x2F, bytes[index + 2] == 0x2F else {
             return "must start with \(scheme)://"
         }
@@ -89,6 +90,13 @@ enum URLCheck {
 
     private static func portValue(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
         digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    /// `http` or `https`, any case, without allocating.
+    private static func isHTTPScheme(_ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard scheme.count == 4 || scheme.count == 5 else { return false }
+        return scheme[0] | 0x20 == 0x68 && scheme[1] | 0x20 == 0x74 && scheme[2] | 0x20 == 0x74
+            && scheme[3] | 0x20 == 0x70 && (scheme.count == 4 || scheme[4] | 0x20 == 0x73)
     }
 
     private static func isAlpha(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }

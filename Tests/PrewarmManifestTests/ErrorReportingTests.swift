@@ -227,4 +227,14 @@ import Testing
             (error as? ManifestErrors)?.description == "\(path):1:1: cannot read manifest: No such file or directory"
         }
     }
+
+    @Test func deepNestingAndSecondDocumentsAreRefused() throws {
+        let folder = try TempFolder()
+        let deep = try issues("version: 1\nx: " + String(repeating: "[", count: 100) + "\n", in: folder)
+        #expect(deep.map { "\($0.line):\($0.column): \($0.message)" } == ["2:67: YAML is nested more than 64 levels deep"])
+        let twoDocuments = try issues(
+            "version: 1\ngroups: [{ name: g, urls: ['https://x.test/a'] }]\n---\nversion: 1\n", in: folder)
+        #expect(twoDocuments.map { "\($0.line):\($0.column)" } == ["3:1"])
+        #expect(twoDocuments.first?.message.hasPrefix("a manifest holds one YAML document") == true)
+    }
 }

@@ -68,6 +68,9 @@ extension ManifestDecoder {
             report(valuesEntry.keyNode, "group \(groupLabel): 'values' only goes with 'url_template'")
         }
 
+        if settings.options.isSuperset(of: [.fromCacheOnly, .fromLoaderOnly]) {
+            report(node, "group \(groupLabel): options from_cache_only and from_loader_only contradict each other; keep one")
+        }
         for option in settings.options {
             if option == .highPriority { priority = priority.raised }
             if option == .lowPriority { priority = priority.lowered }
