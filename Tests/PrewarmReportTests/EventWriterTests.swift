@@ -12,7 +12,10 @@ import Testing
     @Test func oneParsableLinePerResultWithTheSpecKeys() throws {
         let capture = Capture()
         let writer = EventWriter(
-            sink: { capture.append(String(decoding: $0, as: UTF8.self)); return true }, flushEachLine: true)
+            sink: {
+                capture.append(String(decoding: $0, as: UTF8.self))
+                return true
+            }, flushEachLine: true)
         for result in Fixtures.results { writer.write(result) }
         writer.close()
         // Line-buffered: one sink call per line, so `| jq` sees each URL as it ends.
@@ -22,11 +25,18 @@ import Testing
         #expect(lines.last == "")
 
         let fetched = try parse(String(lines[0]))
-        #expect(Set(fetched.keys) == ["url", "job", "group", "outcome", "status", "attempts", "bytes", "ms", "path", "variants"])
+        #expect(
+            Set(fetched.keys) == [
+                "url", "job", "group", "outcome", "status", "attempts", "bytes", "ms", "path",
+                "variants",
+            ])
         #expect(fetched["url"] as? String == "https://cdn.example.com/hero.jpg")
         #expect(fetched["bytes"] as? Int == 1000)
         #expect(fetched["ms"] as? Int == 10)
-        #expect(fetched["variants"] as? [String: String] == ["thumb": "/c/v1/cc/dd/t.webp", "big": "/c/b.jpg"])
+        #expect(
+            fetched["variants"] as? [String: String] == [
+                "thumb": "/c/v1/cc/dd/t.webp", "big": "/c/b.jpg",
+            ])
         #expect(lines[0].contains(#""url":"https://cdn.example.com/hero.jpg""#))
 
         let failed = try parse(String(lines[6]))
@@ -36,7 +46,10 @@ import Testing
         #expect(failed["status"] == nil)
 
         let cached = try parse(String(lines[2]))
-        #expect(Set(cached.keys) == ["url", "job", "group", "outcome", "attempts", "bytes", "ms", "path"])
+        #expect(
+            Set(cached.keys) == [
+                "url", "job", "group", "outcome", "attempts", "bytes", "ms", "path",
+            ])
 
         let odd = try parse(String(lines[9]))
         #expect(odd["url"] as? String == Fixtures.oddURL)
@@ -50,10 +63,13 @@ import Testing
         let perThread = 500
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for i in 0..<perThread {
-                writer.write(URLResult(
-                    url: "https://cdn.example.com/\(thread)/\(i)/" + String(repeating: "x", count: i % 300),
-                    job: "j", group: "g", outcome: .failed, reason: .http(503), status: 503, attempts: 3,
-                    milliseconds: Double(i) / 3, detail: "line one\nline \"two\""))
+                writer.write(
+                    URLResult(
+                        url: "https://cdn.example.com/\(thread)/\(i)/"
+                            + String(repeating: "x", count: i % 300),
+                        job: "j", group: "g", outcome: .failed, reason: .http(503), status: 503,
+                        attempts: 3,
+                        milliseconds: Double(i) / 3, detail: "line one\nline \"two\""))
             }
         }
         writer.close()
@@ -73,7 +89,10 @@ import Testing
     @Test func fileLinesAreBufferedUntilFlushOrClose() throws {
         let capture = Capture()
         let writer = EventWriter(
-            sink: { capture.append(String(decoding: $0, as: UTF8.self)); return true },
+            sink: {
+                capture.append(String(decoding: $0, as: UTF8.self))
+                return true
+            },
             flushEachLine: false, flushEveryLines: 1000)
         writer.write(Fixtures.results[0])
         writer.write(Fixtures.results[1])

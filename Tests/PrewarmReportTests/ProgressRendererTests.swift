@@ -109,7 +109,10 @@ import Testing
         let capture = Capture()
         let progress = ProgressRenderer(
             mode: .plain, source: { source.get() },
-            sink: { capture.append($0); drawn.signal() }, isTerminal: false, environment: [:],
+            sink: {
+                capture.append($0)
+                drawn.signal()
+            }, isTerminal: false, environment: [:],
             plainInterval: 0.02)
         progress.start()
         #expect(drawn.wait(timeout: .now() + 2) == .success)

@@ -12,24 +12,38 @@ import Testing
         let catalogGroup = try #require(catalog.groups.first { $0.group == "catalog" })
         let avatars = try #require(report.jobsDetail.first { $0.job == "avatars" })
 
-        #expect(home.totals == Fixtures.totals(
-            urls: 4, fetched: 1, revalidated: 1, cached: 1, failed: 1, variants: 2, down: 1000, written: 1500))
+        #expect(
+            home.totals
+                == Fixtures.totals(
+                    urls: 4, fetched: 1, revalidated: 1, cached: 1, failed: 1, variants: 2,
+                    down: 1000, written: 1500))
         #expect(home.totals.finished == 4)
         #expect(home.totals.skipped == 1)
         #expect(home.priority == .high)
-        #expect(catalogGroup.totals == Fixtures.totals(
-            urls: 6, fetched: 1, blacklisted: 1, missing: 1, failed: 1, cancelled: 1, variants: 1,
-            down: 2000, written: 2500))
+        #expect(
+            catalogGroup.totals
+                == Fixtures.totals(
+                    urls: 6, fetched: 1, blacklisted: 1, missing: 1, failed: 1, cancelled: 1,
+                    variants: 1,
+                    down: 2000, written: 2500))
         #expect(catalogGroup.totals.finished == 5)
         #expect(catalogGroup.totals.skipped == 1)
-        #expect(catalog.totals == Fixtures.totals(
-            urls: 10, fetched: 2, revalidated: 1, cached: 1, blacklisted: 1, missing: 1, failed: 2,
-            cancelled: 1, variants: 3, down: 3000, written: 4000))
-        #expect(avatars.totals == Fixtures.totals(
-            urls: 3, fetched: 1, cached: 1, failed: 1, down: 500, written: 600))
-        #expect(report.totals == Fixtures.totals(
-            urls: 13, fetched: 3, revalidated: 1, cached: 2, blacklisted: 1, missing: 1, failed: 3,
-            cancelled: 1, variants: 3, down: 3500, written: 4600))
+        #expect(
+            catalog.totals
+                == Fixtures.totals(
+                    urls: 10, fetched: 2, revalidated: 1, cached: 1, blacklisted: 1, missing: 1,
+                    failed: 2,
+                    cancelled: 1, variants: 3, down: 3000, written: 4000))
+        #expect(
+            avatars.totals
+                == Fixtures.totals(
+                    urls: 3, fetched: 1, cached: 1, failed: 1, down: 500, written: 600))
+        #expect(
+            report.totals
+                == Fixtures.totals(
+                    urls: 13, fetched: 3, revalidated: 1, cached: 2, blacklisted: 1, missing: 1,
+                    failed: 3,
+                    cancelled: 1, variants: 3, down: 3500, written: 4600))
         #expect(report.totals.finished == 12)
         #expect(report.totals.skipped == 3)
 
@@ -79,7 +93,9 @@ import Testing
 
     @Test func failureListIsCappedAndCountsTheRest() {
         let failures = (0..<1005).map {
-            URLResult(url: "https://x/\($0).jpg", job: "catalog", group: "home", outcome: .failed, reason: .dns)
+            URLResult(
+                url: "https://x/\($0).jpg", job: "catalog", group: "home", outcome: .failed,
+                reason: .dns)
         }
         let report = Fixtures.report(results: failures)
         #expect(report.failures.count == RunReport.failureListLimit)
@@ -92,9 +108,11 @@ import Testing
         let recorder = RunRecorder(plan: Fixtures.plan)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for i in 0..<500 {
-                recorder.record(URLResult(
-                    url: "https://x/\(thread)/\(i)", job: "catalog", group: "home", outcome: .fetched,
-                    bytesDownloaded: 1, milliseconds: Double(i)))
+                recorder.record(
+                    URLResult(
+                        url: "https://x/\(thread)/\(i)", job: "catalog", group: "home",
+                        outcome: .fetched,
+                        bytesDownloaded: 1, milliseconds: Double(i)))
             }
         }
         let report = recorder.report(version: "t")

@@ -13,7 +13,8 @@ import Testing
     @Test func totalsHaveExactlyTheSpecKeys() throws {
         let object = try jsonObject(Fixtures.report())
         let specKeys: Set<String> = [
-            "urls", "finished", "skipped", "fetched", "revalidated", "cached", "blacklisted", "missing",
+            "urls", "finished", "skipped", "fetched", "revalidated", "cached", "blacklisted",
+            "missing",
             "failed", "cancelled", "variants_written", "bytes_downloaded", "bytes_written",
         ]
         let totals = try #require(object["totals"] as? [String: Any])
@@ -43,19 +44,24 @@ import Testing
         let groups = try #require(jobs.first?["groups"] as? [[String: Any]])
         #expect(groups.first?["priority"] as? String == "high")
         let failure = try #require((object["failures"] as? [[String: Any]])?.first)
-        #expect(Set(failure.keys) == ["url", "job", "group", "reason", "status", "attempts", "detail"])
+        #expect(
+            Set(failure.keys) == ["url", "job", "group", "reason", "status", "attempts", "detail"])
     }
 
     @Test func urlsGoOutExactlyAsGivenWithSlashesUnescaped() throws {
         var results = Fixtures.results
-        results.append(URLResult(
-            url: Fixtures.oddURL, job: "avatars", group: "users", outcome: .failed, reason: .http(403)))
+        results.append(
+            URLResult(
+                url: Fixtures.oddURL, job: "avatars", group: "users", outcome: .failed,
+                reason: .http(403)))
         let report = Fixtures.report(results: results)
         let text = String(decoding: try ReportWriter.encode(report), as: UTF8.self)
         #expect(!text.contains("\\/"))
         #expect(text.contains("\"url\" : \"https://tls.example.com/x.jpg\""))
         let object = try jsonObject(report)
-        let urls = (object["failures"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
+        let urls = (object["failures"] as? [[String: Any]] ?? []).compactMap {
+            $0["url"] as? String
+        }
         #expect(urls.contains(Fixtures.oddURL))
     }
 

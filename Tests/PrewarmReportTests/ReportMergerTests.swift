@@ -16,13 +16,15 @@ import Testing
                 for g in plan.jobs[j].groups.indices {
                     let job = plan.jobs[j].name
                     let group = plan.jobs[j].groups[g].name
-                    plan.jobs[j].groups[g].urlCount = results.filter { $0.job == job && $0.group == group }.count
+                    plan.jobs[j].groups[g].urlCount =
+                        results.filter { $0.job == job && $0.group == group }.count
                 }
             }
             // The combined plan has one URL of catalog/catalog that never ended: give it to shard 1.
             if index == 1 { plan.jobs[0].groups[1].urlCount += 1 }
             let end = index == 0 ? Fixtures.start.addingTimeInterval(7) : Fixtures.end
-            return Fixtures.recorder(plan: plan, results: results).report(version: "1.0.0", endedAt: end)
+            return Fixtures.recorder(plan: plan, results: results).report(
+                version: "1.0.0", endedAt: end)
         }
         return (reports[0], reports[1])
     }
@@ -45,13 +47,17 @@ import Testing
         let pathB = folder.appendingPathComponent("shard-1.json").path
         try ReportWriter.write(a, to: pathA)
         try ReportWriter.write(b, to: pathB)
-        let merged = try ReportMerger.merge([try RunReport.load(path: pathA), try RunReport.load(path: pathB)])
+        let merged = try ReportMerger.merge([
+            try RunReport.load(path: pathA), try RunReport.load(path: pathB),
+        ])
         #expect(try ReportWriter.encode(merged) == ReportWriter.encode(Fixtures.report()))
     }
 
     @Test func failuresAreConcatenatedAndCapped() throws {
         let many = (0..<700).map {
-            URLResult(url: "https://x/\($0)", job: "catalog", group: "home", outcome: .failed, reason: .connect)
+            URLResult(
+                url: "https://x/\($0)", job: "catalog", group: "home", outcome: .failed,
+                reason: .connect)
         }
         let a = Fixtures.report(results: many)
         let merged = try ReportMerger.merge([a, a])
@@ -72,7 +78,9 @@ import Testing
 
     @Test func duplicateOrMismatchedShardsAreRefused() {
         let (a, b) = shards()
-        #expect(throws: ReportMerger.MergeError.duplicateShard(index: 0, count: 2, reports: [0, 2])) {
+        #expect(
+            throws: ReportMerger.MergeError.duplicateShard(index: 0, count: 2, reports: [0, 2])
+        ) {
             try ReportMerger.merge([a, b, a])
         }
         var other = b
