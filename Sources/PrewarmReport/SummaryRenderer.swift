@@ -75,11 +75,13 @@ public enum SummaryRenderer {
             text += "; the report lists the first \(report.failures.count)"
         }
         text += "):\n"
+        let reasonWidth = shown.map(\.reason.count).max() ?? 0
         for failure in shown {
             var facts = ["\(failure.job)/\(failure.group)"]
             if let status = failure.status { facts.append("status \(status)") }
             facts.append(failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts")
-            text += "  \(failure.reason)  \(failure.url)  (\(facts.joined(separator: ", ")))"
+            text +=
+                "  \(pad(failure.reason, reasonWidth, right: false))  \(failure.url)  (\(facts.joined(separator: ", ")))"
             if let detail = failure.detail, !detail.isEmpty { text += ": " + oneLine(detail) }
             text += "\n"
         }

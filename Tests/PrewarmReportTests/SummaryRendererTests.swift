@@ -44,7 +44,7 @@ import Testing
         #expect(text.contains("Example failures (3 of 3):"))
         #expect(
             text.contains(
-                "timeout  https://slow.example.com/s.jpg  (catalog/catalog, 3 attempts): Operation timed out after 5000 ms"
+                "timeout   https://slow.example.com/s.jpg  (catalog/catalog, 3 attempts): Operation timed out after 5000 ms"
             ))
         #expect(
             text.contains(
