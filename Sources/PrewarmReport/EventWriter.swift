@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// Thread-safe: each line is built outside the lock and appended whole under it, so lines never
 /// interleave. Line-buffered for stdout (`| jq` sees each URL as it ends); for files, buffered and
-/// flushed every `flushEveryLines` lines, every 100 ms, or at 64 KiB, whichever comes first.
-/// `close()` flushes the rest.
+/// flushed after `flushEveryLines` lines, at 64 KiB, or when a line arrives 100 ms or more after
+/// the last flush, whichever comes first (checked on each write: no timer thread). `close()`
+/// flushes the rest.
 public final class EventWriter: Sendable {
     /// Where event bytes go.
     public enum Destination: Sendable {
@@ -47,7 +48,8 @@ public final class EventWriter: Sendable {
     private let state = Mutex(State())
 
     /// Opens `destination`: `-` for stdout, anything else a file path (created or truncated).
-    public convenience init(destination: String, flushEveryLines: Int = 256) throws(EventWriteError) {
+    public convenience init(destination: String, flushEveryLines: Int = 256) throws(EventWriteError)
+    {
         if destination == "-" {
             self.init(
                 sink: { FileDescriptorOutput.writeAll(fd: 1, $0) }, flushEachLine: true,
@@ -56,7 +58,8 @@ public final class EventWriter: Sendable {
         }
         let fd = open(destination, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw EventWriteError(description: "\(destination): cannot open: \(AtomicFile.errnoMessage())")
+            throw EventWriteError(
+                description: "\(destination): cannot open: \(AtomicFile.errnoMessage())")
         }
         self.init(
             sink: { FileDescriptorOutput.writeAll(fd: fd, $0) }, flushEachLine: false,
@@ -66,7 +69,8 @@ public final class EventWriter: Sendable {
     /// Writes to any byte sink (tests capture lines this way). The sink returns false on a write
     /// error; later lines are then dropped rather than failing the run.
     public init(
-        sink: @escaping @Sendable ([UInt8]) -> Bool, flushEachLine: Bool, flushEveryLines: Int = 256,
+        sink: @escaping @Sendable ([UInt8]) -> Bool, flushEachLine: Bool,
+        flushEveryLines: Int = 256,
         onClose: @escaping @Sendable () -> Void = {}
     ) {
         self.sink = sink
@@ -84,7 +88,8 @@ public final class EventWriter: Sendable {
             state.buffer.append(contentsOf: line)
             state.linesBuffered += 1
             let now = ContinuousClock.now
-            if flushEachLine || state.linesBuffered >= flushEveryLines || state.buffer.count >= 65536
+            if flushEachLine || state.linesBuffered >= flushEveryLines
+                || state.buffer.count >= 65536
                 || now - state.lastFlush >= flushInterval
             {
                 flushLocked(&state, now: now)

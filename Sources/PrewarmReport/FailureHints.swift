@@ -19,7 +19,8 @@ public enum FailureHints {
         case "truncated":
             return "the connection ended before the body did; transient, retried on the next run"
         case "not_an_image":
-            return "the origin sent something that is not an image (an HTML error page?); fix the URL"
+            return
+                "the origin sent something that is not an image (an HTML error page?); fix the URL"
         case "unsupported_format":
             return "prewarm decodes JPEG, PNG, GIF and WebP; serve one of those for this URL"
         case "decode":
@@ -29,22 +30,26 @@ public enum FailureHints {
         case "invalid_url":
             return "fix the URL in the manifest or url_file"
         case "blocked_address":
-            return "the host resolves to a denied address (network.deny; link-local is always refused)"
+            return
+                "the host resolves to a denied address (network.deny; link-local is always refused)"
         case "disk":
-            return "free space or raise max_size so trimming keeps up; check the cache folder is writable"
+            return
+                "free space or raise max_size so trimming keeps up; check the cache folder is writable"
         default:
             return "see the detail of the examples below"
         }
     }
 
-    private static let blacklistNote = "it is blacklisted for failed_ttl — use retry_failed to try again"
+    private static let blacklistNote =
+        "it is blacklisted for failed_ttl — use retry_failed to try again"
 
     private static func httpHint(_ status: Int) -> String {
         switch status {
         case 404, 410:
             return "the origin has no such file; fix the URL or remove it; " + blacklistNote
         case 401, 403:
-            return "the origin refuses access; check headers and auth (and their ${...} variables); "
+            return
+                "the origin refuses access; check headers and auth (and their ${...} variables); "
                 + blacklistNote
         case 408:
             return "the origin timed out waiting for the request; transient, retried next run"
@@ -53,7 +58,8 @@ public enum FailureHints {
         case 400..<500:
             return "the origin rejects the request; check the URL and headers; " + blacklistNote
         case 500..<600:
-            return "the origin is failing; transient, not blacklisted — retry later or raise retries"
+            return
+                "the origin is failing; transient, not blacklisted — retry later or raise retries"
         default:
             return "unexpected HTTP status; check the origin"
         }

@@ -106,7 +106,8 @@ public struct LatencyHistogram: Sendable, Hashable, Codable {
         for bucket in try c.decode([Bucket].self, forKey: .buckets) {
             guard (0...Self.maximumIndex).contains(bucket.index), bucket.count >= 0 else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .buckets, in: c, debugDescription: "bad histogram bucket \(bucket.index)")
+                    forKey: .buckets, in: c,
+                    debugDescription: "bad histogram bucket \(bucket.index)")
             }
             counts[bucket.index, default: 0] += bucket.count
             count += bucket.count
@@ -121,7 +122,9 @@ public struct LatencyHistogram: Sendable, Hashable, Codable {
         try c.encode(count, forKey: .count)
         try c.encode(maximum, forKey: .maximum)
         let buckets = counts.keys.sorted().map {
-            Bucket(index: $0, leMs: Self.roundedForDisplay(Self.upperBound(ofBucket: $0)), count: counts[$0] ?? 0)
+            Bucket(
+                index: $0, leMs: Self.roundedForDisplay(Self.upperBound(ofBucket: $0)),
+                count: counts[$0] ?? 0)
         }
         try c.encode(buckets, forKey: .buckets)
     }

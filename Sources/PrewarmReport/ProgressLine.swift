@@ -20,15 +20,23 @@ struct ProgressLine {
         let t = progress.totals
         let done = t.finished
         let percent = t.urls > 0 ? Double(done) * 100 / Double(t.urls) : 100
-        var out: [Segment] = [Segment(text: "\(done)/\(t.urls) " + String(format: "%.1f%%", percent))]
+        var out: [Segment] = [
+            Segment(text: "\(done)/\(t.urls) " + String(format: "%.1f%%", percent))
+        ]
         out.append(Segment(text: " | "))
         var counts: [Segment] = [Segment(text: "fetched \(t.fetched)", color: green)]
-        if t.revalidated > 0 { counts.append(Segment(text: "revalidated \(t.revalidated)", color: green)) }
+        if t.revalidated > 0 {
+            counts.append(Segment(text: "revalidated \(t.revalidated)", color: green))
+        }
         counts.append(Segment(text: "cached \(t.cached)"))
-        if t.blacklisted > 0 { counts.append(Segment(text: "blacklisted \(t.blacklisted)", color: yellow)) }
+        if t.blacklisted > 0 {
+            counts.append(Segment(text: "blacklisted \(t.blacklisted)", color: yellow))
+        }
         if t.missing > 0 { counts.append(Segment(text: "missing \(t.missing)", color: yellow)) }
         counts.append(Segment(text: "failed \(t.failed)", color: t.failed > 0 ? red : nil))
-        if t.cancelled > 0 { counts.append(Segment(text: "cancelled \(t.cancelled)", color: yellow)) }
+        if t.cancelled > 0 {
+            counts.append(Segment(text: "cancelled \(t.cancelled)", color: yellow))
+        }
         for (i, segment) in counts.enumerated() {
             if i > 0 { out.append(Segment(text: " ")) }
             out.append(segment)
@@ -45,7 +53,8 @@ struct ProgressLine {
             eta = "--:--"
         }
         out.append(Segment(text: " | ETA " + eta))
-        out.append(Segment(text: " | " + String(format: "%.1f MB", Double(t.bytesDownloaded) / 1_000_000)))
+        out.append(
+            Segment(text: " | " + String(format: "%.1f MB", Double(t.bytesDownloaded) / 1_000_000)))
         return out
     }
 
@@ -64,7 +73,9 @@ struct ProgressLine {
         var remaining = width ?? Int.max
         var out = ""
         for segment in segments where remaining > 0 {
-            let visible = segment.text.count <= remaining ? segment.text : String(segment.text.prefix(remaining))
+            let visible =
+                segment.text.count <= remaining
+                ? segment.text : String(segment.text.prefix(remaining))
             remaining -= visible.count
             if color, let code = segment.color {
                 out += code + visible + reset

@@ -70,7 +70,9 @@ public final class ProgressRenderer: Sendable {
         case .plain: style = .plain
         case .none: style = .none
         }
-        usesColor = style != .none && Terminal.colorAllowed(isTerminal: isTerminal, environment: environment)
+        usesColor =
+            style != .none
+            && Terminal.colorAllowed(isTerminal: isTerminal, environment: environment)
         self.source = source
         self.sink = sink
         self.width = terminalWidth ?? { Terminal.width() }
@@ -88,6 +90,11 @@ public final class ProgressRenderer: Sendable {
         self.init(
             mode: mode, source: { recorder.progress() }, sink: sink, isTerminal: isTerminal,
             environment: environment, plainInterval: plainInterval)
+    }
+
+    deinit {
+        // A resumed timer must not outlive its renderer.
+        timer.withLock { $0?.cancel() }
     }
 
     /// Starts the timer. Does nothing for `none`, or when already started.
@@ -123,7 +130,8 @@ public final class ProgressRenderer: Sendable {
                 return last != progress.totals
             }
             guard changed else { return }
-            let text = ProgressLine.render(ProgressLine.segments(progress), width: nil, color: usesColor)
+            let text = ProgressLine.render(
+                ProgressLine.segments(progress), width: nil, color: usesColor)
             sink("prewarm: " + text + "\n")
         case .none:
             break

@@ -43,7 +43,9 @@ enum PrometheusText {
     /// Parses the sample lines of a file; comments, blank lines and lines it cannot read are
     /// skipped (the file may have been edited by hand; a bad line must not stop a run).
     static func parseSamples(_ text: String) -> [Sample] {
-        text.split(separator: "\n", omittingEmptySubsequences: true).compactMap { parseLine(Substring($0)) }
+        text.split(separator: "\n", omittingEmptySubsequences: true).compactMap {
+            parseLine(Substring($0))
+        }
     }
 
     static func parseLine(_ line: Substring) -> Sample? {
@@ -96,7 +98,8 @@ enum PrometheusText {
                 labels.append((key.trimmingCharacters(in: .whitespaces), value))
             }
         }
-        var rest = String(String.UnicodeScalarView(scalars)).split(separator: " ", omittingEmptySubsequences: true)
+        var rest = String(String.UnicodeScalarView(scalars)).split(
+            separator: " ", omittingEmptySubsequences: true)
         guard let valueText = rest.first else { return nil }
         rest = Array(rest.dropFirst())
         guard let value = Double(valueText) else { return nil }

@@ -30,7 +30,8 @@ public enum PrometheusWriter {
     /// Writes the metrics of `report` to `path`, carrying `last_success` values over from the
     /// file already there (if any) for jobs that did not succeed this time.
     public static func write(_ report: RunReport, to path: String) throws(WriteError) {
-        let previous = (try? String(contentsOfFile: path, encoding: .utf8)).map(lastSuccessTimes) ?? [:]
+        let previous =
+            (try? String(contentsOfFile: path, encoding: .utf8)).map(lastSuccessTimes) ?? [:]
         let text = render(report, previousSuccess: previous)
         do {
             try AtomicFile.write(Data(text.utf8), to: path)
@@ -55,7 +56,9 @@ public enum PrometheusWriter {
     }
 
     /// The file's text for `report`; `previousSuccess` maps job → last success time to carry over.
-    public static func render(_ report: RunReport, previousSuccess: [String: Double] = [:]) -> String {
+    public static func render(_ report: RunReport, previousSuccess: [String: Double] = [:])
+        -> String
+    {
         var out: [String] = []
         func header(_ name: String, _ type: String, _ help: String) {
             out.append("# HELP \(name) \(help)")
@@ -77,15 +80,32 @@ public enum PrometheusWriter {
                 }
             }
         }
-        header("prewarm_bytes_downloaded_total", "counter", "Body bytes downloaded by the last run.")
-        for job in jobs { sample("prewarm_bytes_downloaded_total", [("job", job.job)], Double(job.totals.bytesDownloaded)) }
-        header("prewarm_bytes_written_total", "counter", "Bytes written to the cache by the last run.")
-        for job in jobs { sample("prewarm_bytes_written_total", [("job", job.job)], Double(job.totals.bytesWritten)) }
-        header("prewarm_variants_written_total", "counter", "Variant files written by the last run.")
-        for job in jobs { sample("prewarm_variants_written_total", [("job", job.job)], Double(job.totals.variantsWritten)) }
+        header(
+            "prewarm_bytes_downloaded_total", "counter", "Body bytes downloaded by the last run.")
+        for job in jobs {
+            sample(
+                "prewarm_bytes_downloaded_total", [("job", job.job)],
+                Double(job.totals.bytesDownloaded))
+        }
+        header(
+            "prewarm_bytes_written_total", "counter", "Bytes written to the cache by the last run.")
+        for job in jobs {
+            sample(
+                "prewarm_bytes_written_total", [("job", job.job)], Double(job.totals.bytesWritten))
+        }
+        header(
+            "prewarm_variants_written_total", "counter", "Variant files written by the last run.")
+        for job in jobs {
+            sample(
+                "prewarm_variants_written_total", [("job", job.job)],
+                Double(job.totals.variantsWritten))
+        }
         header("prewarm_run_duration_seconds", "gauge", "Wall time of the last run.")
-        for job in jobs { sample("prewarm_run_duration_seconds", [("job", job.job)], report.durationSeconds) }
-        header("prewarm_last_run_timestamp_seconds", "gauge", "When the last run ended (Unix time).")
+        for job in jobs {
+            sample("prewarm_run_duration_seconds", [("job", job.job)], report.durationSeconds)
+        }
+        header(
+            "prewarm_last_run_timestamp_seconds", "gauge", "When the last run ended (Unix time).")
         let ended = report.endedAt.timeIntervalSince1970
         for job in jobs { sample("prewarm_last_run_timestamp_seconds", [("job", job.job)], ended) }
         header(
@@ -93,12 +113,15 @@ public enum PrometheusWriter {
             "When the last run without failures ended (Unix time).")
         for job in jobs {
             let value = isSuccess(job, in: report) ? ended : previousSuccess[job.job]
-            if let value { sample("prewarm_last_success_timestamp_seconds", [("job", job.job)], value) }
+            if let value {
+                sample("prewarm_last_success_timestamp_seconds", [("job", job.job)], value)
+            }
         }
         header("prewarm_failures_total", "counter", "Failed URLs of the last run by reason.")
         for job in jobs {
             for (reason, count) in job.failedByReason.sorted(by: { $0.key < $1.key }) {
-                sample("prewarm_failures_total", [("job", job.job), ("reason", reason)], Double(count))
+                sample(
+                    "prewarm_failures_total", [("job", job.job), ("reason", reason)], Double(count))
             }
         }
         return out.joined(separator: "\n") + "\n"

@@ -106,8 +106,11 @@ public enum ReportMerger {
         for (position, report) in reports.enumerated() {
             if let shard = report.shard { seen[shard.index, default: []].append(position) }
         }
-        if let (index, positions) = seen.sorted(by: { $0.key < $1.key }).first(where: { $0.value.count > 1 }) {
-            throw MergeError.duplicateShard(index: index, count: counts.first ?? 0, reports: positions)
+        if let (index, positions) = seen.sorted(by: { $0.key < $1.key }).first(where: {
+            $0.value.count > 1
+        }) {
+            throw MergeError.duplicateShard(
+                index: index, count: counts.first ?? 0, reports: positions)
         }
     }
 }
@@ -125,8 +128,10 @@ private struct JobsMerge {
 
     mutating func add(_ job: JobDetail, shiftedBy shift: Double) {
         noteName(job.job)
-        var merged = jobs[job.job] ?? JobDetail(
-            job: job.job, totals: Totals(), elapsedSeconds: 0, failedByReason: [:], groups: [])
+        var merged =
+            jobs[job.job]
+            ?? JobDetail(
+                job: job.job, totals: Totals(), elapsedSeconds: 0, failedByReason: [:], groups: [])
         merged.totals.add(job.totals)
         if job.totals.finished > 0 {
             merged.elapsedSeconds = max(merged.elapsedSeconds, job.elapsedSeconds + shift)

@@ -28,7 +28,9 @@ public enum ReportWriter {
         let data = try encode(report)
         if destination == "-" {
             let ok = data.withUnsafeBytes { FileDescriptorOutput.writeAll(fd: 1, $0) }
-            if !ok { throw WriteError(description: "stdout: cannot write: \(AtomicFile.errnoMessage())") }
+            if !ok {
+                throw WriteError(description: "stdout: cannot write: \(AtomicFile.errnoMessage())")
+            }
             return
         }
         do {

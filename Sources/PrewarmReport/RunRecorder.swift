@@ -93,7 +93,8 @@ extension RunRecorder {
             for job in plan.jobs {
                 var jobState = JobState(name: job.name)
                 for group in job.groups {
-                    jobState.addGroup(name: group.name, priority: group.priority, urls: group.urlCount)
+                    jobState.addGroup(
+                        name: group.name, priority: group.priority, urls: group.urlCount)
                 }
                 jobIndex[job.name] = jobs.count
                 jobs.append(jobState)
@@ -145,7 +146,8 @@ extension RunRecorder {
             var totals = Totals()
             totals.urls = urls
             groupIndex[name] = groups.count
-            groups.append(GroupDetail(group: name, priority: priority, totals: totals, elapsedSeconds: 0))
+            groups.append(
+                GroupDetail(group: name, priority: priority, totals: totals, elapsedSeconds: 0))
         }
 
         mutating func record(_ result: URLResult, elapsed: Double) {

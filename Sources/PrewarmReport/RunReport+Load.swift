@@ -32,7 +32,8 @@ public struct ReportLoadError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unreadable(let message): return "\(path): cannot read: \(message)"
         case .notJSON(let message): return "\(path): not JSON: \(message)"
         case .notAReport(let schema?):
-            return "\(path): not a prewarm report (schema is \"\(schema)\", expected \"\(RunReport.schemaName)\")"
+            return
+                "\(path): not a prewarm report (schema is \"\(schema)\", expected \"\(RunReport.schemaName)\")"
         case .notAReport(nil):
             return "\(path): not a prewarm report (no \"schema\": \"\(RunReport.schemaName)\")"
         case .invalid(let message): return "\(path): invalid report: \(message)"
@@ -89,7 +90,7 @@ extension RunReport {
 
     /// "missing key 'totals' at jobs_detail[0]" rather than Swift's DecodingError dump.
     static func describe(_ error: DecodingError) -> String {
-        func where_(_ path: [any CodingKey]) -> String {
+        func location(_ path: [any CodingKey]) -> String {
             guard !path.isEmpty else { return "" }
             let text = path.map { key in
                 key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
@@ -98,13 +99,13 @@ extension RunReport {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)'\(where_(context.codingPath))"
+            return "missing key '\(key.stringValue)'\(location(context.codingPath))"
         case .typeMismatch(let type, let context):
-            return "expected \(type)\(where_(context.codingPath))"
+            return "expected \(type)\(location(context.codingPath))"
         case .valueNotFound(let type, let context):
-            return "null where \(type) was expected\(where_(context.codingPath))"
+            return "null where \(type) was expected\(location(context.codingPath))"
         case .dataCorrupted(let context):
-            return context.debugDescription + where_(context.codingPath)
+            return context.debugDescription + location(context.codingPath)
         @unknown default:
             return "\(error)"
         }

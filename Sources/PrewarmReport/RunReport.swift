@@ -48,7 +48,8 @@ public struct RunReport: Sendable, Hashable {
     /// Creates a report from its parts.
     public init(
         version: String, jobs: [String], startedAt: Date, endedAt: Date, durationSeconds: Double,
-        shard: ShardInfo?, exitCode: Int, interrupted: Bool, totals: Totals, jobsDetail: [JobDetail],
+        shard: ShardInfo?, exitCode: Int, interrupted: Bool, totals: Totals,
+        jobsDetail: [JobDetail],
         skippedByReason: [String: Int], failedByReason: [String: Int], latencyMs: LatencySummary,
         failures: [FailureRecord], failuresTruncated: Int
     ) {

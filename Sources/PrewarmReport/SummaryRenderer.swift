@@ -21,13 +21,16 @@ public enum SummaryRenderer {
             let codeWidth = reasons.map(\.key.count).max() ?? 0
             let countWidth = reasons.map { String($0.value).count }.max() ?? 0
             for (code, count) in reasons {
-                text += "  " + pad(code, codeWidth, right: false) + "  " + pad(String(count), countWidth)
+                text +=
+                    "  " + pad(code, codeWidth, right: false) + "  "
+                    + pad(String(count), countWidth)
                     + "  " + FailureHints.hint(for: code) + "\n"
             }
             text += examples(report)
         }
         if report.interrupted {
-            text += "\nInterrupted: \(report.totals.cancelled) URLs were cancelled; run again to finish.\n"
+            text +=
+                "\nInterrupted: \(report.totals.cancelled) URLs were cancelled; run again to finish.\n"
         }
         return text
     }
@@ -39,7 +42,8 @@ public enum SummaryRenderer {
         for job in report.jobsDetail {
             rows.append([job.job] + cells(job.totals, seconds: job.elapsedSeconds))
             for group in job.groups {
-                rows.append(["  " + group.group] + cells(group.totals, seconds: group.elapsedSeconds))
+                rows.append(
+                    ["  " + group.group] + cells(group.totals, seconds: group.elapsedSeconds))
             }
         }
         if report.jobsDetail.count > 1 {
@@ -54,8 +58,11 @@ public enum SummaryRenderer {
     }
 
     static func cells(_ t: Totals, seconds: Double) -> [String] {
-        [t.urls, t.fetched, t.revalidated, t.cached, t.blacklisted, t.missing, t.failed, t.cancelled,
-         t.variantsWritten].map(String.init)
+        [
+            t.urls, t.fetched, t.revalidated, t.cached, t.blacklisted, t.missing, t.failed,
+            t.cancelled,
+            t.variantsWritten,
+        ].map(String.init)
             + [String(format: "%.1f", Double(t.bytesDownloaded) / 1_000_000), formatTime(seconds)]
     }
 
@@ -68,11 +75,13 @@ public enum SummaryRenderer {
             text += "; the report lists the first \(report.failures.count)"
         }
         text += "):\n"
+        let reasonWidth = shown.map(\.reason.count).max() ?? 0
         for failure in shown {
             var facts = ["\(failure.job)/\(failure.group)"]
             if let status = failure.status { facts.append("status \(status)") }
             facts.append(failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts")
-            text += "  \(failure.reason)  \(failure.url)  (\(facts.joined(separator: ", ")))"
+            text +=
+                "  \(pad(failure.reason, reasonWidth, right: false))  \(failure.url)  (\(facts.joined(separator: ", ")))"
             if let detail = failure.detail, !detail.isEmpty { text += ": " + oneLine(detail) }
             text += "\n"
         }

@@ -33,7 +33,9 @@ public struct Totals: Sendable, Hashable, Codable {
     public init() {}
 
     /// Every URL that has ended, whatever its outcome.
-    public var finished: Int { fetched + revalidated + cached + blacklisted + missing + failed + cancelled }
+    public var finished: Int {
+        fetched + revalidated + cached + blacklisted + missing + failed + cancelled
+    }
     /// Cached + blacklisted (failures are not "skipped", unlike SDWebImagePrefetcher).
     public var skipped: Int { cached + blacklisted }
 
