@@ -106,4 +106,23 @@ largest=$(ls -S "$work/corpus" | head -1 | xargs -I{} stat -c %s "$work/corpus/{
 echo "  corpus $(du -sb "$work/corpus" | cut -f1) bytes; cap $limit; peak seen $peak; at the end $final; in flight at most 4 × $largest" >&2
 [ "$final" -le "$limit" ] || fail "cache above max_size at the end"
 [ "$peak" -le $((limit + 4 * largest * 2)) ] || fail "cache overshot max_size by more than the bytes in flight"
+echo "== 4. a full disk (a 1 MiB tmpfs; needs root)" >&2
+full="$work/full-disk"
+mkdir -p "$full"
+if mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; then
+  manifest fulldisk "$work/safety-urls.txt" "" avoid_decode
+  code=0
+  "$prewarm" run "$work/fulldisk.yaml" --cache "$full/cache" --progress none --quiet --report "$work/full.json" 2>"$work/full-err.txt" || code=$?
+  leftovers=$(find "$full/cache/tmp" -type f | wc -l)
+  "$prewarm" cache verify --cache "$full/cache" >/dev/null 2>&1 || { umount "$full"; fail "a corrupt entry after the disk filled"; }
+  umount "$full"
+  [ "$code" -eq 3 ] || fail "disk full should exit 3, got $code"
+  [ "$leftovers" -eq 0 ] || fail "$leftovers temp files left after disk full"
+  grep -q "disk full" "$work/full-err.txt" || fail "no clear disk-full message"
+  python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['exit_code']==3 and r['totals']['finished']==r['totals']['urls']" "$work/full.json" \
+    || fail "the report after disk full"
+  echo "  exit 3, '$(grep -m1 -o 'disk full[^;]*' "$work/full-err.txt")', report flushed, every entry verifies, no temp files" >&2
+else
+  echo "  skipped: cannot mount a tmpfs here (not root?)" >&2
+fi
 echo "all cache promises held" >&2
