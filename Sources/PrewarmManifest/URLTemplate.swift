@@ -42,7 +42,14 @@ struct URLTemplate {
     /// Expands every combination of `values` in order, the first key varying slowest, until `body`
     /// returns false. Each placeholder must have an entry in `values`.
     func forEachExpansion(_ values: [TemplateValues], _ body: (String) throws -> Bool) rethrows {
-        guard !values.contains(where: { $0.values.isEmpty }) else { return }
+        var expansion = expansion(values)
+        while let url = expansion.next() {
+            guard try body(url) else { return }
+        }
+    }
+
+    /// The same sequence as `forEachExpansion`, pulled one URL at a time.
+    func expansion(_ values: [TemplateValues]) -> Expansion {
         let keyIndex = Dictionary(values.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         let parts: [(literal: String, key: Int)] = segments.map { segment in
             switch segment {
@@ -50,22 +57,38 @@ struct URLTemplate {
             case .placeholder(let name): return ("", keyIndex[name] ?? -1)
             }
         }
-        var counters = [Int](repeating: 0, count: values.count)
-        while true {
+        return Expansion(parts: parts, values: values.map(\.values))
+    }
+
+    /// An odometer over the values: the last key turns fastest, so the first varies slowest.
+    struct Expansion {
+        let parts: [(literal: String, key: Int)]
+        let values: [[String]]
+        var counters: [Int]
+        var done: Bool
+
+        init(parts: [(literal: String, key: Int)], values: [[String]]) {
+            self.parts = parts
+            self.values = values
+            counters = [Int](repeating: 0, count: values.count)
+            done = values.contains(where: \.isEmpty)
+        }
+
+        mutating func next() -> String? {
+            guard !done else { return nil }
             var url = ""
             for part in parts {
-                url += part.key >= 0 ? values[part.key].values[counters[part.key]] : part.literal
+                url += part.key >= 0 ? values[part.key][counters[part.key]] : part.literal
             }
-            guard try body(url) else { return }
-            // Odometer: the last key turns fastest.
             var position = values.count - 1
             while position >= 0 {
                 counters[position] += 1
-                if counters[position] < values[position].values.count { break }
+                if counters[position] < values[position].count { break }
                 counters[position] = 0
                 position -= 1
             }
-            if position < 0 { return }
+            done = position < 0
+            return url
         }
     }
 

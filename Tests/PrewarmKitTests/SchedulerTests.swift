@@ -12,7 +12,7 @@ import Testing
     ) -> ScheduledGroup {
         ScheduledGroup(
             job: job, group: index, priority: priority, order: order, limit: limit,
-            cursor: URLCursor(source: .list(urls)))
+            cursor: URLSourceCursor(.list(urls)))
     }
 
     /// Runs the scheduler to completion, finishing items in start order, recording the start order
@@ -70,8 +70,8 @@ import Testing
     }
 
     @Test func templatesExpandFirstKeySlowest() {
-        let cursor = URLCursor(
-            source: .template(
+        let cursor = URLSourceCursor(
+            .template(
                 template: "https://x.test/{n}/{size}.jpg",
                 values: [
                     TemplateValues(name: "n", values: ["1", "2"]),
@@ -121,7 +121,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "# header\n\n  https://x.test/a.jpg   # hero\nhttps://x.test/b.jpg\r\n\t# indented comment\n".write(
             toFile: path, atomically: true, encoding: .utf8)
-        let cursor = URLCursor(source: .file(path: path, count: 2))
+        let cursor = URLSourceCursor(.file(path: path, count: 2))
         var urls: [String] = []
         while let url = cursor.next() { urls.append(url) }
         #expect(urls == ["https://x.test/a.jpg", "https://x.test/b.jpg"])

@@ -11,6 +11,9 @@ struct CacheState {
     /// The stored ETag / Last-Modified, for `refresh_cached`; read only when entries exist.
     var validator: (etag: String?, lastModified: String?)?
 
+    /// For `from_loader_only`: the cache is not consulted at all.
+    static let ignored = CacheState(allFresh: false, allPresent: false, validator: nil)
+
     /// The cache keys this URL needs: the original's, then each variant's.
     static func keys(item: WorkItem, group: GroupContext) -> [String] {
         var keys = group.settings.storeOriginal ? [item.key] : []

@@ -23,50 +23,53 @@ final class URLPipeline: Sendable {
         self.onFatal = onFatal
     }
 
-    /// Runs one URL to its outcome.
-    func process(_ item: WorkItem, job: JobContext) async -> URLResult {
+    /// What the cache alone says about a URL.
+    enum CacheCheck {
+        /// The cache decided: `cached`, or `missing` under `from_cache_only`.
+        case answered(URLResult)
+        /// The URL must be fetched (or revalidated); what the cache holds for it.
+        case fetch(CacheState)
+    }
+
+    /// The skip path, answered synchronously without a task. Costs one stat per cache entry;
+    /// reads metadata only when `wantPaths` (events asked for). A URL that must be fetched takes
+    /// its cache state along, so the cache is not read twice.
+    func checkCache(_ item: WorkItem, job: JobContext, wantPaths: Bool) -> CacheCheck {
+        let group = job.groups[item.group]
+        if group.has(.fromLoaderOnly) { return .fetch(.ignored) }
+        let state = CacheState.read(item: item, job: job, group: group, now: Date().timeIntervalSince1970)
+        let outcome: Outcome
+        if group.has(.fromCacheOnly) {
+            outcome = state.allPresent ? .cached : .missing
+        } else if state.allFresh && !group.has(.refreshCached) {
+            outcome = .cached
+        } else {
+            return .fetch(state)
+        }
+        var result = URLResult(
+            url: Redaction.url(item.url), job: job.name, group: group.group.name, outcome: outcome)
+        if outcome == .cached && wantPaths { fillPaths(&result, item: item, job: job, group: group) }
+        return .answered(result)
+    }
+
+    /// Runs one URL that the cache could not answer (see `checkCache`) to its outcome.
+    func process(_ item: WorkItem, job: JobContext, cacheState: CacheState) async -> URLResult {
         let clock = ContinuousClock.now
         let group = job.groups[item.group]
         var result = URLResult(
             url: Redaction.url(item.url), job: job.name, group: group.group.name, outcome: .failed)
-        await run(item, job: job, group: group, result: &result)
+        await run(item, job: job, group: group, state: cacheState, result: &result)
         result.milliseconds = Self.milliseconds(since: clock)
         if let detail = result.detail { result.detail = Redaction.text(detail, secrets: job.secrets) }
         return result
     }
 
-    /// The skip path, answered synchronously without a task: the URL's outcome when the cache
-    /// alone decides it (`cached`, or `missing` under `from_cache_only`), else nil.
-    /// Costs one stat per cache entry; reads metadata only when `wantPaths` (events asked for).
-    func cachedResult(_ item: WorkItem, job: JobContext, wantPaths: Bool) -> URLResult? {
-        let group = job.groups[item.group]
-        if group.has(.fromLoaderOnly) || group.has(.refreshCached) { return nil }
-        let state = CacheState.read(item: item, job: job, group: group, now: Date().timeIntervalSince1970)
-        let outcome: Outcome
-        if group.has(.fromCacheOnly) {
-            outcome = state.allPresent ? .cached : .missing
-        } else if state.allFresh {
-            outcome = .cached
-        } else {
-            return nil
-        }
-        var result = URLResult(
-            url: Redaction.url(item.url), job: job.name, group: group.group.name, outcome: outcome)
-        if outcome == .cached && wantPaths { fillPaths(&result, item: item, job: job, group: group) }
-        return result
-    }
-
-    private func run(_ item: WorkItem, job: JobContext, group: GroupContext, result: inout URLResult) async {
+    private func run(
+        _ item: WorkItem, job: JobContext, group: GroupContext, state: CacheState, result: inout URLResult
+    ) async {
         let cache = job.cache
         let now = Date().timeIntervalSince1970
-        let state = CacheState.read(item: item, job: job, group: group, now: now)
-        let useCache = !group.has(.fromLoaderOnly)
-        let revalidate = useCache && group.has(.refreshCached) && state.allPresent
-        if useCache && state.allFresh && !revalidate {
-            result.outcome = .cached
-            fillPaths(&result, item: item, job: job, group: group)
-            return
-        }
+        let revalidate = group.has(.refreshCached) && state.allPresent
         if !group.has(.retryFailed),
             let record = cache.failure(forKey: item.key, ttl: group.settings.failedTTL, now: now)
         {

@@ -32,7 +32,7 @@ enum DryRunPrinter {
                 for variant in job.groups[index].variants {
                     lines.append("    variant \(variant.name): \(variant.description)")
                 }
-                let cursor = URLCursor(source: group.source)
+                let cursor = URLSourceCursor(group.source)
                 var shown = 0
                 while shown < 3, let url = cursor.next() {
                     lines.append("    \(Redaction.url(url))")

@@ -101,12 +101,13 @@ public final class RunCoordinator: Sendable {
             func fill() {
                 while !Task.isCancelled, let item = scheduler.next() {
                     let job = jobs[item.job]
-                    if let cached = pipeline.cachedResult(item, job: job, wantPaths: sinks.wantsPaths) {
+                    switch pipeline.checkCache(item, job: job, wantPaths: sinks.wantsPaths) {
+                    case .answered(let result):
                         scheduler.finished(item)
-                        sinks.record(cached)
-                        continue
+                        sinks.record(result)
+                    case .fetch(let state):
+                        tasks.addTask { (item, await pipeline.process(item, job: job, cacheState: state)) }
                     }
-                    tasks.addTask { (item, await pipeline.process(item, job: job)) }
                 }
             }
             fill()
@@ -134,7 +135,7 @@ public final class RunCoordinator: Sendable {
                 groups.append(
                     ScheduledGroup(
                         job: job.index, group: index, priority: group.priority, order: group.settings.order,
-                        limit: group.settings.concurrency, cursor: URLCursor(source: group.source)))
+                        limit: group.settings.concurrency, cursor: URLSourceCursor(group.source)))
             }
         }
         let filters = jobs.map(\.keyFilter)
@@ -159,7 +160,7 @@ public final class RunCoordinator: Sendable {
 
     private func count(_ group: Group, job: JobContext) -> Int {
         guard let shard = options.shard else { return group.source.count }
-        let cursor = URLCursor(source: group.source)
+        let cursor = URLSourceCursor(group.source)
         var total = 0
         while let url = cursor.next() {
             if shard.contains(key: job.keyFilter.key(for: url)) { total += 1 }

@@ -17,7 +17,7 @@ struct ScheduledGroup {
     var order: Order
     /// The group's own bound inside its job's; nil = only the job's bound.
     var limit: Int?
-    var cursor: URLCursor
+    var cursor: URLSourceCursor
 }
 
 /// Decides which URL starts next. One scheduler serves the whole run, however many manifests.
@@ -41,14 +41,20 @@ final class Scheduler {
     private let keyForURL: (Int, String) -> String
     private let shard: Shard?
 
+    /// A URL with its cache key, computed once (the shard filter needs it too).
+    private struct Pulled {
+        var url: String
+        var key: String
+    }
+
     private struct GroupState {
         var spec: ScheduledGroup
         var inFlight = 0
         var exhausted = false
         /// Only for lifo groups: the whole group, popped from the end.
-        var stack: [String]? = nil
+        var stack: [Pulled]? = nil
         /// One URL read ahead from the cursor (fifo), so `next()` can check capacity first.
-        var lookahead: String? = nil
+        var lookahead: Pulled? = nil
     }
 
     /// - Parameters:
@@ -130,37 +136,38 @@ final class Scheduler {
 
     private func take(from index: Int) -> WorkItem? {
         guard !groups[index].exhausted else { return nil }
-        let url: String?
+        let pulled: Pulled?
         if groups[index].spec.order == .lifo {
             loadStackIfNeeded(index)
-            url = groups[index].stack?.popLast()
+            pulled = groups[index].stack?.popLast()
         } else if let ahead = groups[index].lookahead {
             groups[index].lookahead = nil
-            url = ahead
+            pulled = ahead
         } else {
-            url = pull(index)
+            pulled = pull(index)
         }
-        guard let url else {
+        guard let pulled else {
             groups[index].exhausted = true
             return nil
         }
         let spec = groups[index].spec
-        return WorkItem(job: spec.job, group: spec.group, url: url, key: keyForURL(spec.job, url))
+        return WorkItem(job: spec.job, group: spec.group, url: pulled.url, key: pulled.key)
     }
 
-    /// The next URL of this shard from the group's cursor.
-    private func pull(_ index: Int) -> String? {
+    /// The next URL of this shard from the group's cursor, with its cache key.
+    private func pull(_ index: Int) -> Pulled? {
+        let job = groups[index].spec.job
         while let url = groups[index].spec.cursor.next() {
-            guard let shard else { return url }
-            if shard.contains(key: keyForURL(groups[index].spec.job, url)) { return url }
+            let key = keyForURL(job, url)
+            if shard?.contains(key: key) ?? true { return Pulled(url: url, key: key) }
         }
         return nil
     }
 
     private func loadStackIfNeeded(_ index: Int) {
         guard groups[index].stack == nil else { return }
-        var all: [String] = []
-        while let url = pull(index) { all.append(url) }
+        var all: [Pulled] = []
+        while let pulled = pull(index) { all.append(pulled) }
         groups[index].stack = all
     }
 }
